@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "escape.h"
+#include "siphash24.h"
+
+/* systemd: UNIT_NAME_MAX, UNIT_NAME_HASH_LENGTH_CHARS, LONG_UNIT_NAME_HASH_KEY */
+#define UNIT_NAME_MAX 256
+#define UNIT_NAME_HASH_LENGTH_CHARS 16
+static const uint8_t long_unit_name_hash_key[16] = {
+        0xec, 0xf2, 0x37, 0xfb, 0x58, 0x32, 0x4a, 0x32, 0x84, 0x9f, 0x06, 0x9b, 0x0d, 0x21, 0xeb, 0x9a,
+};
+
+int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_dotdot) {
+        size_t len = strlen(path);
+        char *out;
+        size_t o = 0;
+        bool dotdot = false;
+
+        if (path[0] != '/' || len >= PATH_MAX)
+                return -EINVAL;
+        out = malloc(len + 2);
+        if (!out)
+                return -ENOMEM;
+
+        for (const char *p = path; *p;) {
+                const char *end;
+                size_t n;
+
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        break;
+                end = strchrnul(p, '/');
+                n = (size_t) (end - p);
+
+                if (n > NAME_MAX)
+                        goto invalid;
+                if (n == 1 && p[0] == '.') {
+                        /* "." adds nothing */
+                } else if (n == 2 && p[0] == '.' && p[1] == '.') {
+                        if (!allow_dotdot)
+                                goto invalid;
+                        dotdot = true;
+                        while (o > 0 && out[o - 1] != '/')
+                                o--;
+                        if (o > 0)
+                                o--; /* the slash before the dropped component */
+                } else {
+                        out[o++] = '/';
+                        memcpy(out + o, p, n);
+                        o += n;
+                }
+                p = end;
+        }
+        if (o == 0)
+                out[o++] = '/';
+        out[o] = '\0';
+
+        if (had_dotdot)
+                *had_dotdot = dotdot;
+        *ret = out;
+        return 0;
+
+invalid:
+        free(out);
+        return -EINVAL;
+}
+
+bool path_is_at_or_below(const char *path, const char *dir) {
+        size_t n = strlen(dir);
+
+        if (n == 1 && dir[0] == '/')
+                return path[0] == '/';
+        return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static bool unit_name_char_is_plain(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ':' ||
+               c == '_' || c == '.';
+}
+
+static void escape_byte(struct buf *b, unsigned char c) {
+        static const char hex[] = "0123456789abcdef";
+        char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+        buf_append(b, e, sizeof(e));
+}
+
+int unit_name_from_path(const char *path, const char *suffix, char **ret) {
+        _cleanup_free_ char *normalized = NULL;
+        struct buf name = {};
+        int r;
+
+        r = path_normalize(path, false, &normalized, NULL);
+        if (r < 0)
+                return r;
+
+        if (strcmp(normalized, "/") == 0)
+                buf_putc(&name, '-');
+        else {
+                const char *p = normalized + 1;
+                /* no unit name may start with a dot ("/.snapshots") */
+                if (*p == '.') {
+                        escape_byte(&name, '.');
+                        p++;
+                }
+                for (; *p; p++) {
+                        if (*p == '/')
+                                buf_putc(&name, '-');
+                        else if (unit_name_char_is_plain(*p))
+                                buf_putc(&name, *p);
+                        else
+                                escape_byte(&name, (unsigned char) *p);
+                }
+        }
+        buf_putc(&name, '.');
+        buf_puts(&name, suffix);
+        r = buf_status(&name);
+        if (r < 0) {
+                buf_free(&name);
+                return r;
+        }
+
+        if (name.len >= UNIT_NAME_MAX) {
+                /* systemd keeps a prefix of the escaped name and appends the
+                 * little-endian hash of the whole name in hex. */
+                uint64_t h = siphash24(name.data, name.len, long_unit_name_hash_key);
+                size_t suffix_len = strlen(suffix) + 1;
+                size_t keep = UNIT_NAME_MAX - 1 - (UNIT_NAME_HASH_LENGTH_CHARS + 1) - suffix_len;
+                struct buf shortened = {};
+
+                buf_append(&shortened, name.data, keep);
+                buf_putc(&shortened, '_');
+                for (unsigned i = 0; i < 8; i++)
+                        buf_printf(&shortened, "%02x", (unsigned) ((h >> (8 * i)) & 0xff));
+                buf_putc(&shortened, '.');
+                buf_puts(&shortened, suffix);
+                buf_free(&name);
+                name = shortened;
+                r = buf_status(&name);
+                if (r < 0) {
+                        buf_free(&name);
+                        return r;
+                }
+        }
+
+        *ret = name.data;
+        return 0;
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 if there is none. */
+static size_t utf8_sequence_length(const unsigned char *s) {
+        uint32_t cp;
+        size_t len;
+
+        if (s[0] < 0x80)
+                return 1;
+        if ((s[0] & 0xe0) == 0xc0) {
+                len = 2;
+                cp = s[0] & 0x1f;
+        } else if ((s[0] & 0xf0) == 0xe0) {
+                len = 3;
+                cp = s[0] & 0x0f;
+        } else if ((s[0] & 0xf8) == 0xf0) {
+                len = 4;
+                cp = s[0] & 0x07;
+        } else
+                return 0;
+
+        for (size_t i = 1; i < len; i++) {
+                if ((s[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = (cp << 6) | (s[i] & 0x3f);
+        }
+
+        /* overlong forms */
+        if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000))
+                return 0;
+        if (cp >= 0x110000)
+                return 0;
+        if ((cp & 0xfffff800) == 0xd800) /* UTF-16 surrogates */
+                return 0;
+        if (cp >= 0xfdd0 && cp <= 0xfdef) /* noncharacters */
+                return 0;
+        if ((cp & 0xfffe) == 0xfffe)
+                return 0;
+        return len;
+}
+
+bool utf8_is_valid_systemd(const char *s) {
+        const unsigned char *p = (const unsigned char *) s;
+
+        while (*p) {
+                size_t n = utf8_sequence_length(p);
+                if (n == 0)
+                        return false;
+                p += n;
+        }
+        return true;
+}
+
+int unit_value_escape_path(const char *path, char **ret) {
+        struct buf value = {};
+        bool quote = false;
+        int r;
+
+        if (strpbrk(path, "\n\r") || !utf8_is_valid_systemd(path))
+                return -EINVAL;
+
+        /* Quoting keeps a trailing space from being stripped with the line's
+         * whitespace, and keeps the line from ending in a backslash. */
+        for (const char *p = path; *p; p++)
+                if (strchr(" \t\v\f\"'\\", *p))
+                        quote = true;
+
+        if (quote)
+                buf_putc(&value, '"');
+        for (const char *p = path; *p; p++) {
+                if (*p == '%')
+                        buf_puts(&value, "%%");
+                else if (strchr(" \t\v\f\"'\\", *p)) {
+                        buf_putc(&value, '\\');
+                        buf_putc(&value, *p);
+                } else
+                        buf_putc(&value, *p);
+        }
+        if (quote)
+                buf_putc(&value, '"');
+
+        r = buf_status(&value);
+        if (r < 0) {
+                buf_free(&value);
+                return r;
+        }
+        *ret = value.data ? value.data : strdup("");
+        return *ret ? 0 : -ENOMEM;
+}
+
+char *escape_for_comment(const char *s) {
+        struct buf text = {};
+
+        buf_puts(&text, "");
+        for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
+                if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+                        buf_putc(&text, (char) *p);
+                else
+                        escape_byte(&text, *p);
+        }
+        if (buf_status(&text) < 0) {
+                buf_free(&text);
+                return NULL;
+        }
+        return text.data;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Everything that turns a path into text systemd reads lives here, so that a
+ * reader can check each step against systemd's own code (unit-name.c,
+ * path-util.c, extract-word.c, conf-parser.c of systemd 252). */
+
+/* Normalise an absolute path as systemd's path_simplify() does: collapse
+ * repeated slashes, drop "." components and trailing slashes. A ".." component
+ * is resolved lexically only when `allow_dotdot` is set (and *had_dotdot, if
+ * given, says so); otherwise it makes the path invalid, as in systemd.
+ * Returns -EINVAL for a relative or over-long path, -ENOMEM. */
+int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_dotdot);
+
+/* True when `path` equals `dir` or lies below it; both normalised. */
+bool path_is_at_or_below(const char *path, const char *dir);
+
+/* The unit name systemd gives the path: `systemd-escape --path --suffix=SUFFIX`,
+ * shortened with systemd's hash when it would exceed the unit-name limit (as
+ * systemd-fstab-generator and the manager do). -EINVAL if systemd would refuse. */
+int unit_name_from_path(const char *path, const char *suffix, char **ret);
+
+/* UTF-8 as systemd's utf8_is_valid() accepts it: no overlong forms, no
+ * surrogates, no noncharacters. */
+bool utf8_is_valid_systemd(const char *s);
+
+/* A path written as one value of a path-list setting (RequiresMountsFor=):
+ * specifiers doubled, quotes, backslashes and whitespace escaped, quoted when
+ * needed. systemd 252 applies no C unescaping there and refuses lines that are
+ * not UTF-8, so a path with a newline, a carriage return or invalid UTF-8 has
+ * no representation: -EINVAL. */
+int unit_value_escape_path(const char *path, char **ret);
+
+/* Text safe for a comment line: printable ASCII kept, everything else (and the
+ * backslash, so no line can end in one) as \xNN. Returns NULL on OOM. */
+char *escape_for_comment(const char *s);

@@ -1,0 +1,561 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "escape.h"
+#include "exports.h"
+
+/* Buffer limits of exportfs: a path of up to NFS_MAXPATHLEN (1024) bytes, a
+ * client-with-options token of up to 511. Longer tokens make exportfs fail. */
+#define EXPORT_PATH_MAX 1025
+#define EXPORT_CLIENT_MAX 512
+
+/* The reader mirrors nfs-utils' xgetc/xskip/xgettok character by character
+ * (that is what "agrees with exportfs" means), but keeps its own, correct,
+ * line numbers and never stops early. */
+struct lexer {
+        const char *p, *end;
+        unsigned line;
+        /* state before the last lex_getc(), for the one-character push-back
+         * the exportfs reader relies on */
+        const char *prev_p;
+        unsigned prev_line;
+};
+
+#define LEX_EOF (-1)
+
+static int lex_getc(struct lexer *lx) {
+        unsigned char c;
+
+        lx->prev_p = lx->p;
+        lx->prev_line = lx->line;
+        if (lx->p >= lx->end)
+                return LEX_EOF;
+        c = (unsigned char) *lx->p++;
+        if (c == '\\') {
+                if (lx->p < lx->end && *lx->p == '\n') {
+                        /* backslash-newline continues the line: one blank */
+                        lx->p++;
+                        lx->line++;
+                        while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t'))
+                                lx->p++;
+                        return ' ';
+                }
+                return '\\';
+        }
+        if (c == '\n')
+                lx->line++;
+        return c;
+}
+
+static void lex_ungetc(struct lexer *lx) {
+        lx->p = lx->prev_p;
+        lx->line = lx->prev_line;
+}
+
+/* Skips characters of `set`; a '#' where a token could start opens a comment
+ * that runs to the end of the line. */
+static void lex_skip(struct lexer *lx, const char *set) {
+        for (;;) {
+                int c = lex_getc(lx);
+                if (c == LEX_EOF)
+                        return;
+                if (c == '#') {
+                        while (lx->p < lx->end && *lx->p != '\n')
+                                lx->p++;
+                        continue;
+                }
+                /* strchr() matches the terminator, so NUL bytes are skipped
+                 * like blanks here: exportfs does the same */
+                if (!strchr(set, c)) {
+                        lex_ungetc(lx);
+                        return;
+                }
+        }
+}
+
+enum token_result {
+        TOKEN_NONE,       /* end of line (or file): no token */
+        TOKEN_OK,
+        TOKEN_TOO_LONG,
+        TOKEN_UNTERMINATED_QUOTE,
+};
+
+/* One token: a '"' toggles quoting anywhere, \ooo is an octal byte (decoded
+ * after the fact on the output, as exportfs does), whitespace or NUL ends an
+ * unquoted token. The result is a C string, so a NUL byte inside a quoted
+ * token cuts it there, as it does in exportfs. */
+static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok) {
+        bool quoted = false;
+        int c = 0;
+
+        tok->len = 0;
+        while (tok->len < max) {
+                c = lex_getc(lx);
+                if (c == LEX_EOF)
+                        break;
+                if (!quoted && (c == 0 || isspace(c)))
+                        break;
+                if (c == '"') {
+                        quoted = !quoted;
+                        continue;
+                }
+                buf_putc(tok, (char) c);
+                if (tok->len >= 4) {
+                        unsigned char *t = (unsigned char *) tok->data + tok->len - 4;
+                        if (t[0] == '\\' && t[1] >= '0' && t[1] <= '7' && t[2] >= '0' && t[2] <= '7' &&
+                            t[3] >= '0' && t[3] <= '7') {
+                                unsigned v = (unsigned) ((t[1] - '0') * 64 + (t[2] - '0') * 8 + (t[3] - '0'));
+                                if (v < 256) {
+                                        tok->len -= 4;
+                                        buf_putc(tok, (char) v);
+                                }
+                        }
+                }
+        }
+        if (c == '\n')
+                lex_ungetc(lx);
+        if (tok->len == 0 && !quoted)
+                return TOKEN_NONE;
+        if (quoted && (c == LEX_EOF || tok->len >= max))
+                return TOKEN_UNTERMINATED_QUOTE;
+        if (tok->len >= max)
+                return TOKEN_TOO_LONG;
+        if (buf_status(tok) < 0)
+                return TOKEN_NONE;
+        tok->data[tok->len] = '\0';
+        return TOKEN_OK;
+}
+
+/* Moves to the start of the line after `line`, whatever the tokens say. */
+static void lex_resync(struct lexer *lx, const char *line_start, unsigned line) {
+        const char *nl = memchr(line_start, '\n', (size_t) (lx->end - line_start));
+
+        lx->p = nl ? nl + 1 : lx->end;
+        lx->line = line + 1;
+}
+
+static bool string_is_uuid(const char *s) {
+        unsigned digits = 0;
+        for (; *s; s++)
+                if (isxdigit((unsigned char) *s))
+                        digits++;
+        return digits == 32;
+}
+
+static bool string_is_integer(const char *s, int base) {
+        char *end;
+
+        if (!*s)
+                return false;
+        errno = 0;
+        (void) strtol(s, &end, base);
+        return *end == '\0';
+}
+
+static const char *const plain_options[] = {
+        "ro", "rw", "secure", "insecure", "sync", "async", "nordirplus", "nohide", "hide",
+        "crossmnt", "nocrossmnt", "wdelay", "no_wdelay", "root_squash", "no_root_squash",
+        "all_squash", "no_all_squash", "subtree_check", "no_subtree_check", "auth_nlm",
+        "no_auth_nlm", "secure_locks", "insecure_locks", "acl", "no_acl", "pnfs", "no_pnfs",
+        "security_label",
+};
+
+struct option_context {
+        const char *file;
+        unsigned line;
+        const char *path;
+        const char *host;
+        struct diag_list *diags;
+};
+
+static int option_problem(const struct option_context *ctx, const char *what, const char *option) {
+        _cleanup_free_ char *path = escape_for_comment(ctx->path);
+        _cleanup_free_ char *shown = escape_for_comment(option);
+
+        if (!path || !shown)
+                return -ENOMEM;
+        return diag_add(ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
+                        "%s \"%s\" for %s%s%s: exportfs refuses this export; its path %s still counts for ordering",
+                        what, shown, *ctx->host ? "client \"" : "every client", ctx->host,
+                        *ctx->host ? "\"" : "", path);
+}
+
+static bool sec_flavor_is_known(const char *flavor, bool *krb5) {
+        static const char *const flavors[] = { "krb5", "krb5i", "krb5p", "unix", "sys", "null", "none" };
+        for (size_t i = 0; i < ELEMENTSOF(flavors); i++)
+                if (strcmp(flavor, flavors[i]) == 0) {
+                        if (i < 3)
+                                *krb5 = true;
+                        return true;
+                }
+        return false;
+}
+
+/* Parses a comma-separated option list into `client`. Returns -ENOMEM or 0;
+ * malformed options set client->bad and add one diagnostic each. */
+static int parse_options(const char *list, struct export_client *client, const struct option_context *ctx) {
+        _cleanup_free_ char *copy = strdup(list);
+        char *cp = copy;
+        int r;
+
+        if (!copy)
+                return -ENOMEM;
+        while (*cp == ' ' || *cp == '\t')
+                cp++;
+        while (*cp) {
+                char *opt = cp, *comma = strchr(cp, ',');
+                bool known = false;
+
+                if (comma) {
+                        *comma = '\0';
+                        cp = comma + 1;
+                } else
+                        cp = opt + strlen(opt);
+
+                for (size_t i = 0; i < ELEMENTSOF(plain_options); i++)
+                        if (strcmp(opt, plain_options[i]) == 0)
+                                known = true;
+
+                if (known)
+                        ;
+                else if (strncmp(opt, "anonuid=", 8) == 0 || strncmp(opt, "anongid=", 8) == 0) {
+                        if (!string_is_integer(opt + 8, 10))
+                                goto bad_value;
+                } else if (strncmp(opt, "squash_uids=", 12) == 0 || strncmp(opt, "squash_gids=", 12) == 0) {
+                        /* ranges like 0-15,20: exportfs lets the list run on
+                         * over the following commas */
+                        if (opt[12] == '\0' || strspn(opt + 12, "0123456789-") != strlen(opt + 12))
+                                goto bad_value;
+                        while (*cp >= '0' && *cp <= '9') {
+                                char *next = strchr(cp, ',');
+                                cp = next ? next + 1 : cp + strlen(cp);
+                        }
+                } else if (strncmp(opt, "fsid=", 5) == 0) {
+                        const char *v = opt + 5;
+                        if (strcmp(v, "root") != 0 && !string_is_integer(v, 0) && !string_is_uuid(v))
+                                goto bad_value;
+                        client->fsid = true;
+                } else if (strcmp(opt, "mountpoint") == 0 || strcmp(opt, "mp") == 0 ||
+                           strncmp(opt, "mountpoint=", 11) == 0 || strncmp(opt, "mp=", 3) == 0) {
+                        client->mountpoint = true;
+                } else if (strncmp(opt, "refer=", 6) == 0 || strncmp(opt, "replicas=", 9) == 0) {
+                        ;
+                } else if (strncmp(opt, "sec=", 4) == 0) {
+                        char *flavors = opt + 4, *flavor;
+                        while ((flavor = strsep(&flavors, ":")))
+                                if (!sec_flavor_is_known(flavor, &client->sec_krb5)) {
+                                        client->bad = true;
+                                        r = option_problem(ctx, "unknown security flavour", flavor);
+                                        if (r < 0)
+                                                return r;
+                                        break;
+                                }
+                } else {
+                        client->bad = true;
+                        r = option_problem(ctx, "unknown option", opt);
+                        if (r < 0)
+                                return r;
+                }
+                while (*cp == ' ' || *cp == '\t')
+                        cp++;
+                continue;
+
+        bad_value:
+                client->bad = true;
+                r = option_problem(ctx, "bad value in option", opt);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int table_add_entry(struct export_table *t, char *path, const char *file, unsigned line,
+                           struct export_entry **ret) {
+        if (t->n == t->cap) {
+                size_t cap = t->cap ? t->cap * 2 : 64;
+                struct export_entry *e = reallocarray(t->entries, cap, sizeof(*e));
+                if (!e)
+                        return -ENOMEM;
+                t->entries = e;
+                t->cap = cap;
+        }
+        t->entries[t->n] = (struct export_entry) { .path = path, .file = file, .line = line };
+        *ret = &t->entries[t->n++];
+        return 0;
+}
+
+static int entry_add_client(struct export_entry *e, const char *host, size_t *cap,
+                            struct export_client **ret) {
+        char *h;
+
+        if (e->n_clients == *cap) {
+                size_t c = *cap ? *cap * 2 : 4;
+                struct export_client *cl = reallocarray(e->clients, c, sizeof(*cl));
+                if (!cl)
+                        return -ENOMEM;
+                e->clients = cl;
+                *cap = c;
+        }
+        h = strdup(host);
+        if (!h)
+                return -ENOMEM;
+        e->clients[e->n_clients] = (struct export_client) { .host = h };
+        *ret = &e->clients[e->n_clients++];
+        return 0;
+}
+
+/* One client token: "host", "host(opts)", "(opts)", or "" for none. */
+static int parse_client(struct export_entry *e, size_t *cap, char *token, const struct export_client *defaults,
+                        struct option_context *ctx) {
+        struct export_client *client;
+        char *open = strchr(token, '('), *host = token;
+        int r;
+
+        if (open) {
+                *open = '\0';
+                if (open == token)
+                        host = "*";
+        }
+        ctx->host = host;
+        r = entry_add_client(e, host, cap, &client);
+        if (r < 0)
+                return r;
+        client->mountpoint = defaults->mountpoint;
+        client->fsid = defaults->fsid;
+        client->sec_krb5 = defaults->sec_krb5;
+        client->bad = defaults->bad;
+
+        if (open) {
+                char *close = strchr(open + 1, ')');
+                if (!close || close[1] != '\0') {
+                        _cleanup_free_ char *path = escape_for_comment(e->path);
+                        client->bad = true;
+                        if (!path)
+                                return -ENOMEM;
+                        return diag_add(ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
+                                        "bad option list for client \"%s\" (a \"(\" needs one \")\" at the "
+                                        "end): exportfs refuses this export; its path %s still counts for ordering",
+                                        host, path);
+                }
+                *close = '\0';
+                r = parse_options(open + 1, client, ctx);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* After a bad path: report it and go on with the next line. */
+static int path_problem(const char *file, unsigned line, struct diag_list *diags, const char *what) {
+        return diag_add(diags, DIAG_ERROR, file, line, "%s; skipping this line, the other lines still count",
+                        what);
+}
+
+int exports_parse(struct export_table *t, const char *data, size_t size, const char *file,
+                  struct diag_list *diags) {
+        struct lexer lx = { .p = data, .end = data + size, .line = 1 };
+        struct buf tok = {};
+        const char *shown_file;
+        char **files;
+        int r = 0;
+
+        files = reallocarray(t->files, t->n_files + 1, sizeof(*files));
+        if (!files)
+                return -ENOMEM;
+        t->files = files;
+        t->files[t->n_files] = strdup(file);
+        if (!t->files[t->n_files])
+                return -ENOMEM;
+        shown_file = t->files[t->n_files++];
+
+        for (;;) {
+                struct export_client defaults = {};
+                struct option_context ctx = { .file = shown_file, .diags = diags };
+                struct export_entry *entry;
+                enum token_result res;
+                const char *line_start;
+                unsigned line;
+                size_t client_cap = 0;
+                char *path;
+
+                lex_skip(&lx, " \t\n");
+                if (lx.p >= lx.end)
+                        break;
+                line = lx.line;
+                line_start = lx.p;
+
+                res = lex_token(&lx, EXPORT_PATH_MAX, &tok);
+                if (buf_status(&tok) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (res == TOKEN_NONE) {
+                        /* a carriage return, vertical tab or form feed where a
+                         * path should start: exportfs stops reading here */
+                        _cleanup_free_ char *what = NULL;
+                        if (asprintf(&what, "unexpected byte 0x%02x where a path should start (exportfs stops "
+                                            "reading the file here)", (unsigned char) *line_start) < 0) {
+                                what = NULL;
+                                r = -ENOMEM;
+                                break;
+                        }
+                        r = path_problem(shown_file, line, diags, what);
+                        lex_resync(&lx, line_start, line);
+                        if (r < 0)
+                                break;
+                        continue;
+                }
+                if (res == TOKEN_UNTERMINATED_QUOTE || res == TOKEN_TOO_LONG) {
+                        r = path_problem(shown_file, line, diags,
+                                         res == TOKEN_TOO_LONG ? "export path longer than 1024 bytes"
+                                                               : "double quote opened and never closed");
+                        lex_resync(&lx, line_start, line);
+                        if (r < 0)
+                                break;
+                        continue;
+                }
+                if (tok.data[0] != '/') {
+                        _cleanup_free_ char *shown = escape_for_comment(tok.data);
+                        if (!shown) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        r = diag_add(diags, DIAG_ERROR, shown_file, line,
+                                     "export path \"%s\" is not absolute; skipping this line, the other "
+                                     "lines still count",
+                                     shown);
+                        /* the rest of the line is this line's clients */
+                        do
+                                lex_skip(&lx, " \t");
+                        while (lex_token(&lx, EXPORT_CLIENT_MAX, &tok) == TOKEN_OK);
+                        if (r < 0)
+                                break;
+                        continue;
+                }
+
+                path = strdup(tok.data);
+                if (!path) {
+                        r = -ENOMEM;
+                        break;
+                }
+                r = table_add_entry(t, path, shown_file, line, &entry);
+                if (r < 0) {
+                        free(path);
+                        break;
+                }
+                ctx.line = line;
+                ctx.path = entry->path;
+
+                /* the clients on the rest of this (logical) line */
+                for (bool first = true;; first = false) {
+                        lex_skip(&lx, " \t");
+                        res = lex_token(&lx, EXPORT_CLIENT_MAX, &tok);
+                        if (buf_status(&tok) < 0) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        if (res == TOKEN_NONE) {
+                                if (entry->n_clients == 0)
+                                        r = parse_client(entry, &client_cap, (char[]) { "" }, &defaults, &ctx);
+                                break;
+                        }
+                        if (res != TOKEN_OK) {
+                                _cleanup_free_ char *shown = escape_for_comment(entry->path);
+                                if (!shown) {
+                                        r = -ENOMEM;
+                                        break;
+                                }
+                                r = diag_add(diags, DIAG_ERROR, shown_file, lx.line,
+                                             res == TOKEN_TOO_LONG
+                                                     ? "client and options longer than 511 bytes: exportfs "
+                                                       "refuses this line; its path %s still counts for ordering"
+                                                     : "double quote opened and never closed: exportfs "
+                                                       "refuses this line; its path %s still counts for ordering",
+                                             shown);
+                                lex_resync(&lx, line_start, line);
+                                break;
+                        }
+                        if (first && tok.data[0] == '-') {
+                                /* "-opts" right after the path: defaults for this line */
+                                ctx.host = "";
+                                r = parse_options(tok.data + 1, &defaults, &ctx);
+                                if (r < 0)
+                                        break;
+                                continue;
+                        }
+                        r = parse_client(entry, &client_cap, tok.data, &defaults, &ctx);
+                        if (r < 0)
+                                break;
+                }
+                if (r < 0)
+                        break;
+        }
+
+        buf_free(&tok);
+        return r;
+}
+
+int exports_read(struct export_table *t, const struct rootfs *root, struct diag_list *diags) {
+        static const char exports_file[] = "/etc/exports", exports_dir[] = "/etc/exports.d";
+        char **names = NULL;
+        int n, r;
+
+        {
+                _cleanup_free_ char *data = NULL;
+                size_t size;
+
+                r = rootfs_read_file(root, exports_file, &data, &size);
+                if (r >= 0)
+                        r = exports_parse(t, data, size, exports_file, diags);
+                else if (r != -ENOENT)
+                        r = diag_add(diags, DIAG_ERROR, exports_file, 0, "cannot be read: %s; ignoring it",
+                                     strerror(-r));
+                else
+                        r = 0;
+                if (r < 0)
+                        return r;
+        }
+
+        n = rootfs_list_dir(root, exports_dir, ".exports", &names);
+        if (n == -ENOENT || n == -ENOTDIR)
+                return 0;
+        if (n < 0)
+                return diag_add(diags, DIAG_ERROR, exports_dir, 0, "cannot be read: %s; ignoring it",
+                                strerror(-n));
+
+        r = 0;
+        for (int i = 0; i < n && r >= 0; i++) {
+                _cleanup_free_ char *full = NULL, *data = NULL;
+                size_t size;
+
+                if (asprintf(&full, "%s/%s", exports_dir, names[i]) < 0) {
+                        full = NULL;
+                        r = -ENOMEM;
+                        break;
+                }
+                r = rootfs_read_file(root, full, &data, &size);
+                if (r >= 0)
+                        r = exports_parse(t, data, size, full, diags);
+                else
+                        r = diag_add(diags, DIAG_ERROR, full, 0, "cannot be read: %s; ignoring it",
+                                     strerror(-r));
+        }
+        strv_free(names, (size_t) n);
+        return r;
+}
+
+void export_table_free(struct export_table *t) {
+        for (size_t i = 0; i < t->n; i++) {
+                for (size_t j = 0; j < t->entries[i].n_clients; j++)
+                        free(t->entries[i].clients[j].host);
+                free(t->entries[i].clients);
+                free(t->entries[i].path);
+        }
+        free(t->entries);
+        strv_free(t->files, t->n_files);
+        *t = (struct export_table) {};
+}

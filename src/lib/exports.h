@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "rootfs.h"
+
+/* exports(5), read the way Debian 12's exportfs (nfs-utils 2.6.2) reads it, but
+ * without giving up at the first bad line: each problem becomes a diagnostic
+ * and the rest of the file still counts. */
+
+struct export_client {
+        char *host;        /* "" when the line names no client (everyone) */
+        bool mountpoint;   /* "mp"/"mountpoint" (from the client or the line's defaults) */
+        bool fsid;         /* "fsid=" given */
+        bool sec_krb5;     /* "sec=" lists a krb5 flavour */
+        bool bad;          /* its option list is malformed: exportfs refuses it */
+};
+
+struct export_entry {
+        char *path;        /* the path as exportfs reads it (octal escapes and quotes undone) */
+        const char *file;  /* points into export_table.files */
+        unsigned line;     /* where the path stands */
+        struct export_client *clients;
+        size_t n_clients;
+};
+
+struct export_table {
+        struct export_entry *entries;
+        size_t n;
+        size_t cap;
+        char **files;      /* display names of the files read, owned here */
+        size_t n_files;
+};
+
+/* Parses one exports file held in memory. `file` is the name used in
+ * diagnostics. Only -ENOMEM is an error: bad input becomes diagnostics. */
+int exports_parse(struct export_table *t, const char *data, size_t size, const char *file,
+                  struct diag_list *diags);
+
+/* Reads /etc/exports and then /etc/exports.d/\*.exports (version-sorted) below
+ * the root. Missing files are normal. */
+int exports_read(struct export_table *t, const struct rootfs *root, struct diag_list *diags);
+
+void export_table_free(struct export_table *t);

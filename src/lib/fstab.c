@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <libmount.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "fstab.h"
+
+/* libmount reports bad lines through a callback; we keep their numbers so
+ * that entries can be matched with the lines they came from. */
+struct parse_state {
+        unsigned *bad_lines;
+        size_t n_bad, cap_bad;
+        int error;
+};
+
+static int on_parse_error(struct libmnt_table *tb, const char *filename _unused_, int line) {
+        struct parse_state *st = mnt_table_get_userdata(tb);
+
+        if (st->n_bad == st->cap_bad) {
+                size_t cap = st->cap_bad ? st->cap_bad * 2 : 8;
+                unsigned *b = reallocarray(st->bad_lines, cap, sizeof(*b));
+                if (!b) {
+                        st->error = -ENOMEM;
+                        return -1;
+                }
+                st->bad_lines = b;
+                st->cap_bad = cap;
+        }
+        st->bad_lines[st->n_bad++] = (unsigned) line;
+        return 1; /* skip the line, keep going */
+}
+
+/* Line numbers of the lines libmount turns into entries: not blank, not a
+ * comment, not one it rejected; in order. */
+static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, size_t *ret_n) {
+        unsigned *lines = NULL, lineno = 0;
+        size_t n = 0, cap = 0, bad = 0;
+        char *line = NULL;
+        size_t line_cap = 0;
+        int r = 0;
+
+        rewind(f);
+        while (getline(&line, &line_cap, f) >= 0) {
+                const char *p = line + strspn(line, " \t\r\n");
+                lineno++;
+                if (*p == '\0' || *p == '#')
+                        continue;
+                while (bad < st->n_bad && st->bad_lines[bad] < lineno)
+                        bad++;
+                if (bad < st->n_bad && st->bad_lines[bad] == lineno)
+                        continue;
+                if (n == cap) {
+                        unsigned *l;
+                        cap = cap ? cap * 2 : 64;
+                        l = reallocarray(lines, cap, sizeof(*l));
+                        if (!l) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        lines = l;
+                }
+                lines[n++] = lineno;
+        }
+        free(line);
+        if (r < 0) {
+                free(lines);
+                return r;
+        }
+        *ret = lines;
+        *ret_n = n;
+        return 0;
+}
+
+static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, struct diag_list *diags) {
+        const char *target = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
+        const char *source = mnt_fs_get_source(fs);
+        _cleanup_free_ char *options = mnt_fs_strdup_options(fs);
+        struct fstab_mount m = { .line = line };
+        int r;
+
+        if (!target || target[0] != '/')
+                return 0; /* swap, "none": not a mount point */
+
+        r = path_normalize(target, false, &m.where, NULL);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                _cleanup_free_ char *shown = escape_for_comment(target);
+                return shown ? diag_add(diags, DIAG_WARNING, t->file, line,
+                                        "mount point \"%s\" is not a normalised path systemd can name a unit "
+                                        "for; ignoring this line",
+                                        shown)
+                             : -ENOMEM;
+        }
+        m.what = strdup(strempty(source));
+        m.fstype = strdup(type ? type : "auto");
+        m.options = strdup(strempty(options));
+        if (!m.what || !m.fstype || !m.options)
+                goto oom;
+        m.noauto = mnt_fs_get_option(fs, "noauto", NULL, NULL) == 0;
+        m.nofail = mnt_fs_get_option(fs, "nofail", NULL, NULL) == 0;
+        m.netdev = mnt_fs_get_option(fs, "_netdev", NULL, NULL) == 0;
+        m.nfs = strcmp(m.fstype, "nfs") == 0 || strcmp(m.fstype, "nfs4") == 0;
+
+        if (t->n == t->cap) {
+                size_t cap = t->cap ? t->cap * 2 : 64;
+                struct fstab_mount *ms = reallocarray(t->mounts, cap, sizeof(*ms));
+                if (!ms)
+                        goto oom;
+                t->mounts = ms;
+                t->cap = cap;
+        }
+        t->mounts[t->n++] = m;
+        return 0;
+oom:
+        free(m.where);
+        free(m.what);
+        free(m.fstype);
+        free(m.options);
+        return -ENOMEM;
+}
+
+int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags) {
+        struct parse_state st = {};
+        struct libmnt_table *tb;
+        struct libmnt_iter *it = NULL;
+        struct libmnt_fs *fs;
+        unsigned *lines = NULL;
+        size_t n_lines = 0, i = 0;
+        int r;
+
+        t->file = file;
+        tb = mnt_new_table();
+        if (!tb)
+                return -ENOMEM;
+        mnt_table_set_userdata(tb, &st);
+        mnt_table_set_parser_errcb(tb, on_parse_error);
+        r = mnt_table_parse_stream(tb, f, file);
+        if (st.error < 0) {
+                r = st.error;
+                goto finish;
+        }
+        if (r < 0) {
+                r = diag_add(diags, DIAG_ERROR, file, 0, "cannot be parsed: %s; ignoring it", strerror(-r));
+                goto finish;
+        }
+        for (size_t b = 0; b < st.n_bad; b++) {
+                r = diag_add(diags, DIAG_WARNING, file, st.bad_lines[b],
+                             "malformed fstab line; systemd and mount ignore it, so do we");
+                if (r < 0)
+                        goto finish;
+        }
+
+        r = entry_lines(f, &st, &lines, &n_lines);
+        if (r < 0)
+                goto finish;
+
+        it = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!it) {
+                r = -ENOMEM;
+                goto finish;
+        }
+        while (mnt_table_next_fs(tb, it, &fs) == 0) {
+                r = table_add(t, fs, i < n_lines ? lines[i] : 0, diags);
+                if (r < 0)
+                        goto finish;
+                i++;
+        }
+        r = 0;
+finish:
+        mnt_free_iter(it);
+        mnt_unref_table(tb);
+        free(st.bad_lines);
+        free(lines);
+        return r;
+}
+
+int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_list *diags) {
+        static const char fstab_file[] = "/etc/fstab";
+        _cleanup_fclose_ FILE *f = rootfs_fopen(root, fstab_file);
+
+        t->file = fstab_file;
+        if (!f) {
+                if (errno == ENOENT)
+                        return 0;
+                return diag_add(diags, DIAG_ERROR, fstab_file, 0, "cannot be read: %s; ignoring it",
+                                strerror(errno));
+        }
+        return fstab_parse(t, f, fstab_file, diags);
+}
+
+bool fstab_mount_has_option(const struct fstab_mount *m, const char *name, char **ret_value) {
+        char *value = NULL;
+        size_t size = 0;
+
+        if (mnt_optstr_get_option(m->options, name, &value, &size) != 0)
+                return false;
+        if (ret_value)
+                *ret_value = value ? strndup(value, size) : NULL;
+        return true;
+}
+
+void fstab_table_free(struct fstab_table *t) {
+        for (size_t i = 0; i < t->n; i++) {
+                free(t->mounts[i].where);
+                free(t->mounts[i].what);
+                free(t->mounts[i].fstype);
+                free(t->mounts[i].options);
+        }
+        free(t->mounts);
+        *t = (struct fstab_table) {};
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "rootfs.h"
+
+/* nfs.conf(5): /etc/nfs.conf (or /usr/etc/nfs.conf when there is none), then
+ * the *.conf files of /etc/nfs.conf.d (or /usr/etc/nfs.conf.d), "include="
+ * files where they stand. A later assignment wins. */
+
+struct nfsconf_entry {
+        char *section;    /* lower case */
+        char *subsection; /* NULL for [section]; [section "sub"] */
+        char *key;        /* lower case */
+        char *value;      /* quotes removed */
+        const char *file; /* points into nfsconf.files */
+        unsigned line;
+};
+
+struct nfsconf {
+        struct nfsconf_entry *entries;
+        size_t n, cap;
+        char **files;
+        size_t n_files;
+};
+
+/* Parses one file held in memory; `root` resolves include= (may be NULL: then
+ * includes are reported and not followed). Only -ENOMEM is an error. */
+int nfsconf_parse(struct nfsconf *c, const char *data, size_t size, const char *file,
+                  const struct rootfs *root, struct diag_list *diags);
+int nfsconf_read(struct nfsconf *c, const struct rootfs *root, struct diag_list *diags);
+
+/* The value in force for [section] key (no subsection), or NULL. */
+const struct nfsconf_entry *nfsconf_get(const struct nfsconf *c, const char *section, const char *key);
+/* y/yes/t/true/on/1 or n/no/f/false/off/0, as nfs-utils' conf_get_bool; else `fallback` */
+bool nfsconf_get_bool(const struct nfsconf *c, const char *section, const char *key, bool fallback);
+
+void nfsconf_free(struct nfsconf *c);
+
+/* An absolute path setting, normalised; *ret is NULL when unset. A relative
+ * value is reported (file:line) and treated as unset. Returns -ENOMEM or 0. */
+int nfsconf_get_path(const struct nfsconf *c, const char *section, const char *key, struct diag_list *diags,
+                     char **ret);

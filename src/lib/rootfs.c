@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "macro.h"
+#include "rootfs.h"
+
+int rootfs_open(const char *root, struct rootfs *ret) {
+        int fd;
+
+        if (!root || !*root)
+                root = "/";
+        fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        *ret = (struct rootfs) { .fd = fd, .is_host = strcmp(root, "/") == 0 };
+        return 0;
+}
+
+void rootfs_close(struct rootfs *r) {
+        if (r->fd >= 0)
+                close(r->fd);
+        r->fd = -1;
+}
+
+int rootfs_open_file(const struct rootfs *r, const char *path, int flags) {
+        struct open_how how = {
+                .flags = (unsigned) (flags | O_CLOEXEC),
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+        };
+        int fd;
+
+        if (r->is_host) {
+                fd = open(path, flags | O_CLOEXEC);
+                return fd < 0 ? -errno : fd;
+        }
+
+        while (*path == '/')
+                path++;
+        if (!*path)
+                path = ".";
+        /* openat2() with RESOLVE_IN_ROOT is the kernel's chroot-like lookup:
+         * "..", absolute and relative links all stay within the root. */
+        fd = (int) syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
+        if (fd < 0)
+                return -errno;
+        return fd;
+}
+
+FILE *rootfs_fopen(const struct rootfs *r, const char *path) {
+        int fd = rootfs_open_file(r, path, O_RDONLY);
+        FILE *f;
+
+        if (fd < 0) {
+                errno = -fd;
+                return NULL;
+        }
+        f = fdopen(fd, "re");
+        if (!f) {
+                int e = errno;
+                close(fd);
+                errno = e;
+        }
+        return f;
+}
+
+int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_t *ret_size) {
+        int fd = rootfs_open_file(r, path, O_RDONLY);
+        struct stat st;
+        char *data = NULL;
+        size_t size = 0, cap = 0;
+        int e;
+
+        if (fd < 0)
+                return fd;
+        if (fstat(fd, &st) < 0) {
+                e = -errno;
+                close(fd);
+                return e;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+        }
+        /* st_size is a hint only: files in /proc or being rewritten differ */
+        cap = (size_t) st.st_size + 1 < 4096 ? 4096 : (size_t) st.st_size + 1;
+        data = malloc(cap);
+        if (!data) {
+                e = -ENOMEM;
+                goto fail;
+        }
+        for (;;) {
+                ssize_t n;
+                if (size + 1 >= cap) {
+                        char *p = realloc(data, cap * 2);
+                        if (!p) {
+                                e = -ENOMEM;
+                                goto fail;
+                        }
+                        data = p;
+                        cap *= 2;
+                }
+                n = read(fd, data + size, cap - size - 1);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        e = -errno;
+                        goto fail;
+                }
+                if (n == 0)
+                        break;
+                size += (size_t) n;
+        }
+        close(fd);
+        data[size] = '\0';
+        *ret = data;
+        if (ret_size)
+                *ret_size = size;
+        return 0;
+fail:
+        free(data);
+        close(fd);
+        return e;
+}
+
+static int compare_version(const void *a, const void *b) {
+        return strverscmp(*(char *const *) a, *(char *const *) b);
+}
+
+void strv_free(char **names, size_t n) {
+        if (!names)
+                return;
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+}
+
+int rootfs_list_dir(const struct rootfs *r, const char *dir, const char *suffix, char ***ret_names) {
+        int fd = rootfs_open_file(r, dir, O_RDONLY | O_DIRECTORY);
+        size_t suffix_len = strlen(suffix), n = 0, cap = 0;
+        char **names = NULL;
+        struct dirent *de;
+        DIR *d;
+        int e;
+
+        if (fd < 0)
+                return fd;
+        d = fdopendir(fd);
+        if (!d) {
+                e = -errno;
+                close(fd);
+                return e;
+        }
+
+        while ((errno = 0, de = readdir(d))) {
+                size_t len = strlen(de->d_name);
+                struct stat st;
+
+                if (de->d_name[0] == '.' || len <= suffix_len ||
+                    strcmp(de->d_name + len - suffix_len, suffix) != 0)
+                        continue;
+                /* follow links (within the root) to see what they are */
+                if (de->d_type != DT_REG) {
+                        _cleanup_free_ char *full = NULL;
+                        int ffd;
+                        if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
+                                full = NULL;
+                                e = -ENOMEM;
+                                goto fail;
+                        }
+                        ffd = rootfs_open_file(r, full, O_PATH);
+                        if (ffd < 0)
+                                continue;
+                        e = fstat(ffd, &st);
+                        close(ffd);
+                        if (e < 0 || !S_ISREG(st.st_mode))
+                                continue;
+                }
+                if (n == cap) {
+                        char **p;
+                        cap = cap ? cap * 2 : 16;
+                        p = reallocarray(names, cap, sizeof(*names));
+                        if (!p) {
+                                e = -ENOMEM;
+                                goto fail;
+                        }
+                        names = p;
+                }
+                names[n] = strdup(de->d_name);
+                if (!names[n]) {
+                        e = -ENOMEM;
+                        goto fail;
+                }
+                n++;
+        }
+        if (errno != 0) {
+                e = -errno;
+                goto fail;
+        }
+        closedir(d);
+        if (n > 0)
+                qsort(names, n, sizeof(*names), compare_version);
+        *ret_names = names;
+        return (int) n;
+fail:
+        strv_free(names, n);
+        closedir(d);
+        return e;
+}

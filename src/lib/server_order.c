@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "server_order.h"
+#include "strmap.h"
+
+/* One distinct exported path and what its export lines say about it. */
+struct exported_path {
+        char *path;
+        const struct export_entry *first; /* first line that exports it */
+        bool every_client_mountpoint;
+};
+
+static int add_item(struct server_order *o, enum order_kind kind, const char *path, const char *unit,
+                    const char *file, unsigned line, char *reason) {
+        struct order_item item = { .kind = kind, .file = file, .line = line, .reason = reason };
+
+        if (!reason)
+                return -ENOMEM;
+        if (o->n == o->cap) {
+                size_t cap = o->cap ? o->cap * 2 : 64;
+                struct order_item *items = reallocarray(o->items, cap, sizeof(*items));
+                if (!items)
+                        goto oom;
+                o->items = items;
+                o->cap = cap;
+        }
+        item.path = strdup(path);
+        item.unit = unit ? strdup(unit) : NULL;
+        if (!item.path || (unit && !item.unit)) {
+                free(item.path);
+                free(item.unit);
+                goto oom;
+        }
+        o->items[o->n++] = item;
+        if (kind != ORDER_SKIPPED)
+                o->n_directives++;
+        return 0;
+oom:
+        free(reason);
+        return -ENOMEM;
+}
+
+static char *format(const char *fmt, ...) _printf_(1, 2);
+static char *format(const char *fmt, ...) {
+        va_list ap;
+        char *s;
+
+        va_start(ap, fmt);
+        if (vasprintf(&s, fmt, ap) < 0)
+                s = NULL;
+        va_end(ap);
+        return s;
+}
+
+/* The export path as the server sees it: rootdir prefixed, normalised. */
+static int export_target(const char *export_root, const char *path, char **ret, bool *had_dotdot) {
+        _cleanup_free_ char *joined = NULL;
+
+        if (export_root && *export_root) {
+                if (asprintf(&joined, "%s/%s", export_root, path) < 0)
+                        return -ENOMEM;
+                path = joined;
+        }
+        return path_normalize(path, true, ret, had_dotdot);
+}
+
+/* The fstab mount nearest to `path` (itself, then each parent directory up to
+ * "/") for which `match` holds, or NULL. */
+static const struct fstab_mount *find_mount_prefix(const struct strmap *mounts, const char *path,
+                                                   bool (*match)(const struct fstab_mount *)) {
+        _cleanup_free_ char *p = strdup(path);
+        const struct fstab_mount *m;
+
+        if (!p)
+                return NULL;
+        for (;;) {
+                char *slash;
+                m = strmap_get(mounts, p);
+                if (m && match(m))
+                        return m;
+                if (strcmp(p, "/") == 0)
+                        return NULL;
+                slash = strrchr(p, '/');
+                if (slash == p)
+                        slash[1] = '\0';
+                else
+                        *slash = '\0';
+        }
+}
+
+static bool mount_is_noauto(const struct fstab_mount *m) {
+        return m->noauto;
+}
+static bool mount_is_nfs(const struct fstab_mount *m) {
+        return m->nfs;
+}
+
+/* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
+ * after each fstab mount on its way instead. Mounts from elsewhere (hand
+ * written .mount units) cannot be named for it; the reason says so. */
+static int add_fallback(struct server_order *o, const struct strmap *mounts, const char *path,
+                        const struct export_entry *src, const char *fstab_file) {
+        _cleanup_free_ char *p = strdup(path);
+        int r;
+
+        if (!p)
+                return -ENOMEM;
+        for (;;) {
+                const struct fstab_mount *m = strmap_get(mounts, p);
+                char *slash;
+                if (m) {
+                        _cleanup_free_ char *unit = NULL;
+                        r = unit_name_from_path(m->where, "mount", &unit);
+                        if (r == -ENOMEM)
+                                return r;
+                        if (r >= 0) {
+                                r = add_item(o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
+                                             format("exported path has bytes systemd cannot read in "
+                                                    "RequiresMountsFor= (newline or invalid UTF-8); ordered "
+                                                    "after the fstab mount it lies on (%s:%u) instead",
+                                                    fstab_file, m->line));
+                                if (r < 0)
+                                        return r;
+                        }
+                }
+                if (strcmp(p, "/") == 0)
+                        return 0;
+                slash = strrchr(p, '/');
+                if (slash == p)
+                        slash[1] = '\0';
+                else
+                        *slash = '\0';
+        }
+}
+
+static int decide_export(struct server_order *o, const struct strmap *mounts, struct strmap *reexported,
+                         const struct exported_path *ep, const char *fstab_file) {
+        const struct export_entry *src = ep->first;
+        const struct fstab_mount *noauto, *nfs, *nearest_nfs;
+        _cleanup_free_ char *value = NULL;
+        int r;
+
+        /* every NFS mount at or above the path holds an export */
+        nfs = nearest_nfs = find_mount_prefix(mounts, ep->path, mount_is_nfs);
+        while (nfs) {
+                r = strmap_put(reexported, nfs->where, (void *) ep, NULL);
+                if (r < 0)
+                        return r;
+                if (strcmp(nfs->where, "/") == 0)
+                        break;
+                {
+                        _cleanup_free_ char *parent = strdup(nfs->where);
+                        char *slash;
+                        if (!parent)
+                                return -ENOMEM;
+                        slash = strrchr(parent, '/');
+                        if (slash == parent)
+                                slash[1] = '\0';
+                        else
+                                *slash = '\0';
+                        nfs = find_mount_prefix(mounts, parent, mount_is_nfs);
+                }
+        }
+
+        noauto = find_mount_prefix(mounts, ep->path, mount_is_noauto);
+        if (noauto)
+                return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
+                                format("not ordered: lies at or below the noauto mount %s (%s:%u), "
+                                       "which boot does not mount; requiring it would mount it",
+                                       noauto->where, fstab_file, noauto->line));
+        if (ep->every_client_mountpoint)
+                return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
+                                strdup("not ordered: every client has the mp/mountpoint option, so exportfs "
+                                       "serves it only once it is mounted"));
+
+        r = unit_value_escape_path(ep->path, &value);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return add_fallback(o, mounts, ep->path, src, fstab_file);
+
+        return add_item(o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
+                        nearest_nfs ? strdup("exported path; it lies on an NFS mount (a re-export), so the server "
+                                     "comes after that mount")
+                            : strdup("exported path: the server starts only once it is mounted"));
+}
+
+static int decide_nfs_mount(struct server_order *o, const struct strmap *reexported,
+                            const struct fstab_mount *m, const char *fstab_file, struct diag_list *diags) {
+        const struct exported_path *ep = strmap_get(reexported, m->where);
+        _cleanup_free_ char *unit = NULL, *shown = NULL;
+        int r;
+
+        shown = escape_for_comment(m->where);
+        if (!shown)
+                return -ENOMEM;
+        if (ep) {
+                _cleanup_free_ char *exported = escape_for_comment(ep->path);
+                if (!exported)
+                        return -ENOMEM;
+                r = diag_add(diags, DIAG_WARNING, fstab_file, m->line,
+                             "NFS mount %s is re-exported (%s, %s:%u): nfs-server is ordered after it, not "
+                             "before; a loopback mount here would wait for a server that waits for it",
+                             shown, exported, ep->first->file, ep->first->line);
+                if (r < 0)
+                        return r;
+                r = add_item(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
+                             format("NFS mount holds an export (%s, %s:%u): a re-export; the server must "
+                                    "come after it, so no Before= (it would be an ordering cycle)",
+                                    exported, ep->first->file, ep->first->line));
+                if (r >= 0)
+                        o->items[o->n - 1].reexport = true;
+                return r;
+        }
+
+        r = unit_name_from_path(m->where, "mount", &unit);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return add_item(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
+                                strdup("NFS mount point has no valid mount unit name; systemd will not mount "
+                                       "it either"));
+        return add_item(o, ORDER_BEFORE_MOUNT_UNIT, m->where, unit, fstab_file, m->line,
+                        strdup("NFS mount: the server starts before it and stops after it (a loopback mount "
+                               "needs the server; unmounting after the server stopped hangs)"));
+}
+
+static bool client_list_all_mountpoint(const struct export_entry *e) {
+        for (size_t i = 0; i < e->n_clients; i++)
+                if (!e->clients[i].mountpoint)
+                        return false;
+        return true;
+}
+
+int server_order_decide(const struct export_table *exports, const struct fstab_table *fstab,
+                        const char *export_root, struct server_order *ret, struct diag_list *diags) {
+        struct server_order o = {};
+        struct strmap mounts = {}, by_path = {}, reexported = {}, nfs_seen = {};
+        struct exported_path *paths = NULL;
+        size_t n_paths = 0;
+        const char *fstab_file = fstab->file ? fstab->file : "/etc/fstab";
+        int r = 0;
+
+        /* systemd-fstab-generator keeps the first line for a mount point */
+        for (size_t i = 0; i < fstab->n; i++) {
+                r = strmap_put(&mounts, fstab->mounts[i].where, &fstab->mounts[i], NULL);
+                if (r < 0)
+                        goto finish;
+        }
+
+        paths = calloc(exports->n ? exports->n : 1, sizeof(*paths));
+        if (!paths) {
+                r = -ENOMEM;
+                goto finish;
+        }
+        for (size_t i = 0; i < exports->n; i++) {
+                const struct export_entry *e = &exports->entries[i];
+                struct exported_path *existing;
+                char *target;
+                bool dotdot;
+
+                r = export_target(export_root, e->path, &target, &dotdot);
+                if (r == -ENOMEM)
+                        goto finish;
+                if (r < 0) {
+                        _cleanup_free_ char *shown = escape_for_comment(e->path);
+                        r = shown ? diag_add(diags, DIAG_ERROR, e->file, e->line,
+                                             "export path %s is too long or has a component over 255 bytes; "
+                                             "not ordered",
+                                             shown)
+                                  : -ENOMEM;
+                        if (r < 0)
+                                goto finish;
+                        continue;
+                }
+                if (dotdot) {
+                        _cleanup_free_ char *shown = escape_for_comment(e->path);
+                        _cleanup_free_ char *resolved = escape_for_comment(target);
+                        r = shown && resolved ? diag_add(diags, DIAG_WARNING, e->file, e->line,
+                                                         "export path %s has \"..\"; ordering after %s",
+                                                         shown, resolved)
+                                              : -ENOMEM;
+                        if (r < 0) {
+                                free(target);
+                                goto finish;
+                        }
+                }
+
+                paths[n_paths] = (struct exported_path) {
+                        .path = target,
+                        .first = e,
+                        .every_client_mountpoint = client_list_all_mountpoint(e),
+                };
+                r = strmap_put(&by_path, target, &paths[n_paths], (void **) &existing);
+                if (r < 0) {
+                        free(target);
+                        goto finish;
+                }
+                if (r == 0) {
+                        /* one more line for a path we know: it is optional only
+                         * if every client of every line is */
+                        existing->every_client_mountpoint &= client_list_all_mountpoint(e);
+                        free(target);
+                        continue;
+                }
+                n_paths++;
+        }
+        o.anything_exported = n_paths > 0;
+
+        for (size_t i = 0; i < n_paths; i++) {
+                r = decide_export(&o, &mounts, &reexported, &paths[i], fstab_file);
+                if (r < 0)
+                        goto finish;
+        }
+
+        for (size_t i = 0; i < fstab->n; i++) {
+                const struct fstab_mount *m = &fstab->mounts[i];
+                if (!m->nfs)
+                        continue;
+                r = strmap_put(&nfs_seen, m->where, (void *) m, NULL);
+                if (r < 0)
+                        goto finish;
+                if (r == 0)
+                        continue; /* the same mount point twice: one Before= is enough */
+                r = decide_nfs_mount(&o, &reexported, m, fstab_file, diags);
+                if (r < 0)
+                        goto finish;
+        }
+        r = 0;
+
+finish:
+        for (size_t i = 0; i < n_paths; i++)
+                free(paths[i].path);
+        free(paths);
+        strmap_free(&mounts);
+        strmap_free(&by_path);
+        strmap_free(&reexported);
+        strmap_free(&nfs_seen);
+        if (r < 0)
+                server_order_free(&o);
+        else
+                *ret = o;
+        return r;
+}
+
+static int render_comment(struct buf *out, const char *file, unsigned line, const char *text) {
+        _cleanup_free_ char *shown = escape_for_comment(text);
+
+        if (!shown)
+                return -ENOMEM;
+        if (line > 0)
+                buf_printf(out, "# %s:%u: %s\n", file, line, shown);
+        else
+                buf_printf(out, "# %s: %s\n", file, shown);
+        return 0;
+}
+
+int server_order_render(const struct server_order *order, bool explain, const struct diag_list *diags,
+                        struct buf *out) {
+        int r;
+
+        buf_puts(out, "# Automatically generated by nfs-server-generator from /etc/exports,\n"
+                      "# /etc/exports.d/*.exports, /etc/fstab and nfs.conf. See nfs-server-generator(8);\n"
+                      "# \"nfs-server-generator --explain\" says why each line is here.\n\n[Unit]\n");
+
+        for (size_t i = 0; i < order->n; i++) {
+                const struct order_item *it = &order->items[i];
+                _cleanup_free_ char *value = NULL;
+
+                /* skipped entries are explained only on request, except a
+                 * re-export: the next reader of the drop-in must see why the
+                 * server is not ordered before that NFS mount */
+                if (explain || it->reexport) {
+                        _cleanup_free_ char *text = NULL;
+                        _cleanup_free_ char *path = escape_for_comment(it->path);
+                        if (!path || asprintf(&text, "%s%s: %s", it->kind == ORDER_SKIPPED ? "skipped " : "",
+                                              path, it->reason) < 0)
+                                return -ENOMEM;
+                        r = render_comment(out, it->file, it->line, text);
+                        if (r < 0)
+                                return r;
+                }
+
+                switch (it->kind) {
+                case ORDER_REQUIRES_MOUNTS_FOR:
+                        r = unit_value_escape_path(it->path, &value);
+                        if (r < 0)
+                                return r;
+                        buf_printf(out, "RequiresMountsFor=%s\n", value);
+                        break;
+                case ORDER_AFTER_MOUNT_UNIT:
+                        buf_printf(out, "Requires=%s\nAfter=%s\n", it->unit, it->unit);
+                        break;
+                case ORDER_BEFORE_MOUNT_UNIT:
+                        buf_printf(out, "Before=%s\n", it->unit);
+                        break;
+                case ORDER_SKIPPED:
+                        break;
+                }
+        }
+
+        if (explain && diags && diags->n > 0) {
+                buf_puts(out, "\n# Problems found while reading the configuration:\n");
+                for (size_t i = 0; i < diags->n; i++) {
+                        _cleanup_free_ char *text = NULL;
+                        if (asprintf(&text, "%s: %s", diag_severity_name(diags->items[i].severity),
+                                     diags->items[i].message) < 0)
+                                return -ENOMEM;
+                        r = render_comment(out, diags->items[i].file, diags->items[i].line, text);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return buf_status(out);
+}
+
+void server_order_free(struct server_order *order) {
+        for (size_t i = 0; i < order->n; i++) {
+                free(order->items[i].path);
+                free(order->items[i].unit);
+                free(order->items[i].reason);
+        }
+        free(order->items);
+        *order = (struct server_order) {};
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "diag.h"
+#include "exports.h"
+#include "fstab.h"
+
+/* What nfs-server.service must be ordered against, decided from the exports
+ * and fstab already read: no I/O here, so the golden tests pin it down.
+ *
+ * The rules: the server starts after every exported filesystem is mounted
+ * (else clients see the empty directory underneath) and before every NFS
+ * mount (a loopback mount needs the server; at shutdown the server must stop
+ * only after those mounts are gone, or the unmount hangs). An NFS mount that
+ * is itself exported, or holds an export, is the exception: ordering the
+ * server both after and before it is a cycle, and serving it needs it mounted. */
+
+enum order_kind {
+        ORDER_REQUIRES_MOUNTS_FOR, /* RequiresMountsFor=path */
+        ORDER_AFTER_MOUNT_UNIT,    /* Requires=+After=unit: path has no RequiresMountsFor= form */
+        ORDER_BEFORE_MOUNT_UNIT,   /* Before=unit */
+        ORDER_SKIPPED,             /* nothing written; `reason` says why */
+};
+
+struct order_item {
+        enum order_kind kind;
+        char *path;        /* the path concerned (export root applied) */
+        char *unit;        /* mount unit, for the *_MOUNT_UNIT kinds */
+        const char *file;  /* where it comes from */
+        unsigned line;
+        char *reason;      /* why this directive (or why none) */
+        bool reexport;     /* an NFS mount left without Before=: always commented */
+};
+
+struct server_order {
+        struct order_item *items;
+        size_t n, cap;
+        size_t n_directives; /* items that are not ORDER_SKIPPED */
+        bool anything_exported;
+};
+
+/* `export_root` is nfs.conf's [exports] rootdir= ("" or NULL for none). */
+int server_order_decide(const struct export_table *exports, const struct fstab_table *fstab,
+                        const char *export_root, struct server_order *ret, struct diag_list *diags);
+
+/* The drop-in text. With `explain`, every directive carries a comment with
+ * its source and reason, and skipped entries and `diags` are listed too. */
+int server_order_render(const struct server_order *order, bool explain, const struct diag_list *diags,
+                        struct buf *out);
+
+void server_order_free(struct server_order *order);

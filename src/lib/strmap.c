@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strmap.h"
+
+static uint64_t hash_string(const char *s) {
+        uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+        for (; *s; s++) {
+                h ^= (unsigned char) *s;
+                h *= 0x100000001b3ULL;
+        }
+        return h;
+}
+
+static struct strmap_slot *find_slot(struct strmap_slot *slots, size_t cap, const char *key) {
+        size_t i = (size_t) hash_string(key) & (cap - 1);
+
+        while (slots[i].key && strcmp(slots[i].key, key) != 0)
+                i = (i + 1) & (cap - 1);
+        return &slots[i];
+}
+
+static int grow(struct strmap *m) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        struct strmap_slot *slots = calloc(cap, sizeof(*slots));
+
+        if (!slots)
+                return -ENOMEM;
+        for (size_t i = 0; i < m->cap; i++)
+                if (m->slots[i].key)
+                        *find_slot(slots, cap, m->slots[i].key) = m->slots[i];
+        free(m->slots);
+        m->slots = slots;
+        m->cap = cap;
+        return 0;
+}
+
+int strmap_put(struct strmap *m, const char *key, void *value, void **ret_existing) {
+        struct strmap_slot *s;
+
+        /* keep the load under one half so that probes stay short */
+        if ((m->n + 1) * 2 > m->cap) {
+                int r = grow(m);
+                if (r < 0)
+                        return r;
+        }
+        s = find_slot(m->slots, m->cap, key);
+        if (s->key) {
+                if (ret_existing)
+                        *ret_existing = s->value;
+                return 0;
+        }
+        *s = (struct strmap_slot) { .key = key, .value = value };
+        m->n++;
+        return 1;
+}
+
+void *strmap_get(const struct strmap *m, const char *key) {
+        struct strmap_slot *s;
+
+        if (m->cap == 0)
+                return NULL;
+        s = find_slot(m->slots, m->cap, key);
+        return s->key ? s->value : NULL;
+}
+
+void strmap_free(struct strmap *m) {
+        free(m->slots);
+        *m = (struct strmap) {};
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A hash map from C strings to pointers; keys are borrowed, not copied. It is
+ * what keeps the generators linear: each path is looked up, never searched. */
+struct strmap_slot {
+        const char *key;
+        void *value;
+};
+
+struct strmap {
+        struct strmap_slot *slots;
+        size_t n, cap;
+};
+
+/* Adds key → value unless the key is there already. Returns 1 when added, 0
+ * when present (*ret_existing, if given, is its value), -ENOMEM. */
+int strmap_put(struct strmap *m, const char *key, void *value, void **ret_existing);
+void *strmap_get(const struct strmap *m, const char *key);
+void strmap_free(struct strmap *m);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stddef.h>
+
+/* Writes `len` bytes to DIR/NAME so that a reader sees the old file or the
+ * whole new one, never a part: a temporary file in DIR, every write and the
+ * close checked, then rename(). DIR and its parents are created (0755). */
+int unitfile_write_atomic(const char *dir, const char *name, const char *content, size_t len);
+
+/* Removes DIR/NAME if it exists (a drop-in a previous run left behind). */
+int unitfile_remove(const char *dir, const char *name);

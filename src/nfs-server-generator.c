@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nfs-server-generator: orders nfs-server.service after the filesystems it
+ * exports and before the NFS filesystems this host mounts. Read, decide,
+ * render, write; see nfs-server-generator(8). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cli.h"
+#include "lib/exports.h"
+#include "lib/fstab.h"
+#include "lib/log.h"
+#include "lib/nfsconf.h"
+#include "lib/server_order.h"
+#include "lib/unitfile.h"
+
+#define DROPIN_DIR "nfs-server.service.d"
+#define DROPIN_NAME "order-with-mounts.conf"
+
+static int run(const struct generator_args *args) {
+        _cleanup_(export_table_free) struct export_table exports = {};
+        _cleanup_(fstab_table_free) struct fstab_table fstab = {};
+        _cleanup_(nfsconf_free) struct nfsconf conf = {};
+        _cleanup_(diag_list_free) struct diag_list diags = {};
+        _cleanup_(server_order_free) struct server_order order = {};
+        _cleanup_(rootfs_close) struct rootfs root = { .fd = -1 };
+        _cleanup_(buf_free) struct buf text = {};
+        _cleanup_free_ char *dir = NULL, *export_root = NULL;
+        int r;
+
+        r = rootfs_open(args->root, &root);
+        if (r < 0)
+                return log_error_errno(r, "Cannot open root directory %s: %m", args->root);
+
+        /* Every reader turns bad input into diagnostics; only running out of
+         * memory stops us, and then nothing has been written. */
+        r = nfsconf_read(&conf, &root, &diags);
+        if (r >= 0)
+                r = exports_read(&exports, &root, &diags);
+        if (r >= 0)
+                r = fstab_read(&fstab, &root, &diags);
+        if (r < 0)
+                return log_error_errno(r, "Cannot read the configuration: %m");
+
+        /* [exports] rootdir=: export path P is served from rootdir+P */
+        r = nfsconf_get_path(&conf, "exports", "rootdir", &diags, &export_root);
+        if (r >= 0)
+                r = server_order_decide(&exports, &fstab, export_root, &order, &diags);
+        if (r < 0)
+                return log_error_errno(r, "Cannot decide the ordering: %m");
+
+        if (args->explain) {
+                if (!order.anything_exported) {
+                        printf("# Nothing is exported: no drop-in for nfs-server.service would be written.\n");
+                        diag_list_log(&diags);
+                        return 0;
+                }
+                r = server_order_render(&order, true, &diags, &text);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot render the drop-in: %m");
+                fputs(buf_str(&text), stdout);
+                return fflush(stdout) == 0 ? 0 : log_error_errno(errno, "Cannot write to stdout: %m");
+        }
+
+        diag_list_log(&diags);
+        if (asprintf(&dir, "%s/%s", args->normal_dir, DROPIN_DIR) < 0)
+                return log_oom();
+        if (!order.anything_exported) {
+                log_debug("Nothing is exported; no drop-in for nfs-server.service.");
+                r = unitfile_remove(dir, DROPIN_NAME);
+                return r < 0 ? log_error_errno(r, "Cannot remove %s/%s: %m", dir, DROPIN_NAME) : 0;
+        }
+        r = server_order_render(&order, false, NULL, &text);
+        if (r < 0)
+                return log_error_errno(r, "Cannot render the drop-in: %m");
+        r = unitfile_write_atomic(dir, DROPIN_NAME, text.data, text.len);
+        if (r < 0)
+                return log_error_errno(r, "Cannot write %s/%s: %m", dir, DROPIN_NAME);
+        return 0;
+}
+
+int main(int argc, char *argv[]) {
+        struct generator_args args;
+        int r;
+
+        log_setup("nfs-server-generator");
+        r = generator_parse_args(argc, argv, "nfs-server-generator",
+                                 "Order nfs-server.service after exported filesystems and before NFS mounts.",
+                                 &args);
+        if (r <= 0)
+                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
