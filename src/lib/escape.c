@@ -129,7 +129,8 @@ int unit_name_from_path(const char *path, const char *suffix, char **ret) {
         if (name.len >= UNIT_NAME_MAX) {
                 /* systemd keeps a prefix of the escaped name and appends the
                  * little-endian hash of the whole name in hex. */
-                uint64_t h = siphash24(name.data, name.len, long_unit_name_hash_key);
+                /* siphash24_string() hashes the terminating NUL too */
+                uint64_t h = siphash24(name.data, name.len + 1, long_unit_name_hash_key);
                 size_t suffix_len = strlen(suffix) + 1;
                 size_t keep = UNIT_NAME_MAX - 1 - (UNIT_NAME_HASH_LENGTH_CHARS + 1) - suffix_len;
                 struct buf shortened = {};

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* exports(5) reader: each case is an input and the paths (with their line
+ * numbers), client counts and diagnostics it must give. The expectations are
+ * what Debian 12's exportfs reads from the same text (see exports(5) and the
+ * issue), written down by hand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/exports.h"
+
+struct expected_export {
+        const char *path;
+        unsigned line;
+        size_t n_clients;
+        bool mountpoint; /* of the first client */
+};
+
+struct test_case {
+        const char *name;
+        const char *input;
+        size_t input_size; /* 0: strlen */
+        struct expected_export exports[6];
+        unsigned diag_lines[6]; /* lines of the expected diagnostics, in order */
+};
+
+static const struct test_case cases[] = {
+        { "plain", "/srv/a *(rw)\n", 0, { { "/srv/a", 1, 1, false } }, {} },
+        { "comments and blanks", "# c\n\n   \n/srv/a host(ro) # trailing\n#/srv/b\n", 0, { { "/srv/a", 4, 1, false } }, {} },
+        { "hash inside a path is not a comment", "/srv/h#c *(rw)\n", 0, { { "/srv/h#c", 1, 1, false } }, {} },
+        { "double quotes", "\"/srv/q u\" a(rw) b\n", 0, { { "/srv/q u", 1, 2, false } }, {} },
+        { "quote toggles mid-token", "/srv/x\"y z\"w *\n", 0, { { "/srv/xy zw", 1, 1, false } }, {} },
+        { "octal escapes", "/srv/a\\040b\\101 *\n", 0, { { "/srv/a bA", 1, 1, false } }, {} },
+        { "octal above 255 stays", "/srv/a\\777 *\n", 0, { { "/srv/a\\777", 1, 1, false } }, {} },
+        { "continuation", "/srv/c \\\n   a(rw) \\\n b(ro)\n/srv/d *\n", 0,
+          { { "/srv/c", 1, 2, false }, { "/srv/d", 4, 1, false } }, {} },
+        { "default options line", "/srv/d -ro,mp a b(rw)\n", 0, { { "/srv/d", 1, 2, true } }, {} },
+        { "default options and no client", "/srv/d -mp\n", 0, { { "/srv/d", 1, 1, true } }, {} },
+        { "no client at all", "/srv/e\n", 0, { { "/srv/e", 1, 1, false } }, {} },
+        { "options without client", "/srv/f (rw,mp)\n", 0, { { "/srv/f", 1, 1, true } }, {} },
+        { "bad line between good ones keeps both",
+          "/srv/a *(rw)\n/srv/b *(rw,nonsense)\n/srv/c *(rw)\n", 0,
+          { { "/srv/a", 1, 1, false }, { "/srv/b", 2, 1, false }, { "/srv/c", 3, 1, false } }, { 2 } },
+        { "unbalanced parenthesis", "/srv/a *(rw\n/srv/b *\n", 0,
+          { { "/srv/a", 1, 1, false }, { "/srv/b", 2, 1, false } }, { 1 } },
+        { "text after the option list", "/srv/a *(rw)x\n", 0, { { "/srv/a", 1, 1, false } }, { 1 } },
+        { "relative path skipped", "srv/a *(rw)\n/srv/b *\n", 0, { { "/srv/b", 2, 1, false } }, { 1 } },
+        { "unterminated quote", "\"/srv/a *(rw)\n/srv/b *\n", 0, { { "/srv/b", 2, 1, false } }, { 1 } },
+        { "bad values", "/srv/a *(anonuid=x,fsid=zz,sec=krb9) b(squash_uids=0-4,10,rw)\n", 0,
+          { { "/srv/a", 1, 2, false } }, { 1, 1, 1 } },
+        { "fsid forms", "/srv/a *(fsid=root) b(fsid=0x10) c(fsid=0123456789abcdef0123456789abcdef)\n", 0,
+          { { "/srv/a", 1, 3, false } }, {} },
+        { "crlf line ends", "/srv/a *(rw)\r\n/srv/b *\r\n", 0, { { "/srv/a", 1, 1, false }, { "/srv/b", 2, 1, false } }, {} },
+        { "carriage-return-only line", "/srv/a *\n\r\n/srv/b *\n", 0,
+          { { "/srv/a", 1, 1, false }, { "/srv/b", 3, 1, false } }, { 2 } },
+        { "NUL inside a quoted path cuts it", "\"/srv/a\0b\" *\n/srv/c *\n", 22,
+          { { "/srv/a", 1, 1, false }, { "/srv/c", 2, 1, false } }, {} },
+        { "no newline at end", "/srv/a *(rw)", 0, { { "/srv/a", 1, 1, false } }, {} },
+        { "empty file", "", 0, {}, {} },
+};
+
+static int run_case(const struct test_case *tc) {
+        struct export_table t = {};
+        struct diag_list diags = {};
+        size_t size = tc->input_size ? tc->input_size : strlen(tc->input);
+        size_t n_expected = 0, n_diags = 0;
+        int failed = 0;
+
+        if (exports_parse(&t, tc->input, size, "/etc/exports", &diags) < 0) {
+                printf("FAIL %s: parser error\n", tc->name);
+                return 1;
+        }
+        while (n_expected < 6 && tc->exports[n_expected].path)
+                n_expected++;
+        while (n_diags < 6 && tc->diag_lines[n_diags])
+                n_diags++;
+
+        if (t.n != n_expected) {
+                printf("FAIL %s: %zu exports, expected %zu\n", tc->name, t.n, n_expected);
+                failed = 1;
+        }
+        for (size_t i = 0; i < t.n && i < n_expected; i++) {
+                const struct expected_export *e = &tc->exports[i];
+                if (strcmp(t.entries[i].path, e->path) != 0 || t.entries[i].line != e->line ||
+                    t.entries[i].n_clients != e->n_clients ||
+                    (t.entries[i].n_clients > 0 && t.entries[i].clients[0].mountpoint != e->mountpoint)) {
+                        printf("FAIL %s: export %zu is \"%s\" line %u, %zu clients; expected \"%s\" line %u, "
+                               "%zu clients\n",
+                               tc->name, i, t.entries[i].path, t.entries[i].line, t.entries[i].n_clients, e->path,
+                               e->line, e->n_clients);
+                        failed = 1;
+                }
+        }
+        if (diags.n != n_diags) {
+                printf("FAIL %s: %zu diagnostics, expected %zu\n", tc->name, diags.n, n_diags);
+                failed = 1;
+        }
+        for (size_t i = 0; i < diags.n; i++) {
+                if (i < n_diags && diags.items[i].line != tc->diag_lines[i]) {
+                        printf("FAIL %s: diagnostic %zu on line %u, expected %u\n", tc->name, i,
+                               diags.items[i].line, tc->diag_lines[i]);
+                        failed = 1;
+                }
+                if (failed)
+                        printf("     %s:%u: %s\n", diags.items[i].file, diags.items[i].line,
+                               diags.items[i].message);
+        }
+        if (!failed)
+                printf("ok   %s\n", tc->name);
+        export_table_free(&t);
+        diag_list_free(&diags);
+        return failed;
+}
+
+int main(void) {
+        unsigned passed = 0, failed = 0;
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                if (run_case(&cases[i]))
+                        failed++;
+                else
+                        passed++;
+        }
+        printf("%u passed, %u failed\n", passed, failed);
+        return failed ? 1 : 0;
+}
