@@ -1,0 +1,148 @@
+# Shared helpers for tests/verify, sourced by the bash tests.
+#
+# Environment (set by tests/verify/meson.build):
+#   MESON         the meson program, to `meson install --destdir`
+#   BUILD_ROOT    the build directory
+#   UNITDIR       where units are installed (absolute, as in the build)
+#   SBINDIR_NFS SBINDIR_STATD MODPROBE STATEDIR   the configured paths
+#
+# Exit codes follow meson: 0 pass, 77 skip (only when a tool is absent),
+# anything else fails.  Every check that cannot run fails.
+
+set -euo pipefail
+
+fail() {
+	printf 'FAIL: %s\n' "$*" >&2
+	exit 1
+}
+
+skip() {
+	printf 'SKIP: %s\n' "$*" >&2
+	exit 77
+}
+
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
+}
+
+for v in MESON BUILD_ROOT UNITDIR SBINDIR_NFS SBINDIR_STATD MODPROBE STATEDIR; do
+	[ -n "${!v:-}" ] || fail "environment variable $v is not set (run through meson test)"
+done
+
+need_tool systemd-analyze
+
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/nfs-systemd-verify.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+
+# Daemons the units may name, by configured directory.  A stub exists
+# only where the chosen options put the daemon, so a unit naming any
+# other path fails `systemd-analyze verify` ("is not executable").
+NFS_DAEMONS="exportfs rpc.nfsd rpc.mountd rpc.idmapd rpc.gssd rpc.svcgssd nfsdcld blkmapd fsidd nfsv4.exportd"
+STATD_DAEMONS="rpc.statd sm-notify"
+
+install_project() { # DESTDIR
+	"$MESON" install -C "$BUILD_ROOT" --destdir "$1" --no-rebuild --quiet >"$SCRATCH/install.log" 2>&1 ||
+		{ cat "$SCRATCH/install.log" >&2; fail "meson install --destdir failed"; }
+	[ -d "$1$UNITDIR" ] || fail "meson install put no units in $UNITDIR"
+}
+
+stub() { # ROOT PATH
+	mkdir -p "$1$(dirname "$2")"
+	printf '#!/bin/sh\nexit 0\n' >"$1$2"
+	chmod 755 "$1$2"
+}
+
+# make_root ROOT: a scratch root for `systemd-analyze verify --root=ROOT`:
+#  - the host's own units (/usr/lib/systemd/system) as the distribution,
+#    in a merged-/usr layout like Debian 12;
+#  - rpcbind units when the host has none (as Debian's rpcbind ships them);
+#  - this project installed with `meson install --destdir`, its units
+#    copied to ROOT/etc/systemd/system (the place an administrator's units
+#    and, for these tests, generator output go: verify does not run
+#    generators or read their directories under --root);
+#  - executable stubs for the daemons at the configured paths.
+make_root() {
+	local root=$1 dest="$SCRATCH/destdir"
+	[ -d "$dest" ] || install_project "$dest"
+	mkdir -p "$root/usr/lib/systemd" "$root/usr/bin" "$root/usr/sbin" \
+		"$root/etc/systemd/system" "$root/dev" "$root/run" "$root/var/lib"
+	ln -s usr/lib "$root/lib"
+	ln -s usr/bin "$root/bin"
+	ln -s usr/sbin "$root/sbin"
+	cp -a /usr/lib/systemd/system "$root/usr/lib/systemd/"
+	if [ ! -e "$root/usr/lib/systemd/system/rpcbind.socket" ]; then
+		cat >"$root/usr/lib/systemd/system/rpcbind.socket" <<-'UNIT'
+		[Unit]
+		Description=RPCbind Server Activation Socket
+		DefaultDependencies=no
+		Wants=rpcbind.target
+		Before=rpcbind.target
+
+		[Socket]
+		ListenStream=/run/rpcbind.sock
+
+		[Install]
+		WantedBy=sockets.target
+		UNIT
+		cat >"$root/usr/lib/systemd/system/rpcbind.service" <<-'UNIT'
+		[Unit]
+		Description=RPC bind portmap service
+		DefaultDependencies=no
+		Requires=rpcbind.socket
+		After=rpcbind.socket
+		Wants=rpcbind.target
+		Before=rpcbind.target
+
+		[Service]
+		ExecStart=/sbin/rpcbind -f -w
+		UNIT
+		stub "$root" /sbin/rpcbind
+	fi
+	# Everything but the units goes where it is installed (the failure
+	# helper in libexecdir, generators); the units go to /etc.
+	(cd "$dest" && tar --exclude=".$UNITDIR" -cf - .) | (cd "$root" && tar -xf - --keep-directory-symlink)
+	cp -a "$dest$UNITDIR/." "$root/etc/systemd/system/"
+	local d
+	for d in $NFS_DAEMONS; do stub "$root" "$SBINDIR_NFS/$d"; done
+	for d in $STATD_DAEMONS; do stub "$root" "$SBINDIR_STATD/$d"; done
+	stub "$root" "$MODPROBE"
+	[ -x "$root/bin/true" ] || stub "$root" /bin/true
+	[ -x "$root/bin/sh" ] || stub "$root" /bin/sh
+}
+
+mask() { # ROOT UNIT...
+	local root=$1 u
+	shift
+	for u in "$@"; do ln -sf /dev/null "$root/etc/systemd/system/$u"; done
+}
+
+# Our unit names, as installed (files and symlinks in UNITDIR; a
+# template is verified through an instance).
+our_units() {
+	local f
+	for f in "$SCRATCH/destdir$UNITDIR"/*; do
+		[ -d "$f" ] && continue
+		f=${f##*/}
+		case $f in
+		*@.service) printf '%s\n' "${f%@.service}@nfs-server.service.service" ;;
+		*) printf '%s\n' "$f" ;;
+		esac
+	done
+}
+
+# verify ROOT OUT UNIT...: run `systemd-analyze verify`, stdout+stderr to
+# OUT; returns its exit status.  Documentation= man pages are checked by
+# verify-docs.sh (it needs the nfs-utils pages), not here.
+verify() {
+	local root=$1 out=$2
+	shift 2
+	(cd "$SCRATCH" && systemd-analyze verify --man=no --root="$root" "$@") >"$out" 2>&1
+}
+
+# dump ROOT OUT UNIT...: verify at debug level, which prints each unit's
+# dependency dump (" After: x (origin-file)") and the start transaction.
+dump() {
+	local root=$1 out=$2
+	shift 2
+	(cd "$SCRATCH" && SYSTEMD_LOG_LEVEL=debug SYSTEMD_LOG_COLOR=0 systemd-analyze verify --man=no --root="$root" "$@") >"$out" 2>&1
+}
