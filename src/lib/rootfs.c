@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -30,11 +31,118 @@ void rootfs_close(struct rootfs *r) {
         r->fd = -1;
 }
 
+/* The fallback where openat2() is missing (kernels before 5.6, seccomp
+ * filters, valgrind): the same lookup one component at a time. Symbolic links
+ * restart from the root when absolute; ".." never climbs above the root. */
+#define ROOTFS_LINKS_MAX 40
+
+static bool same_inode(int a, int b) {
+        struct stat sa, sb;
+        return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int chase_in_root(int root_fd, const char *path, int flags) {
+        _cleanup_free_ char *todo = strdup(path);
+        unsigned links = 0;
+        int dir_fd, r;
+        char *p;
+
+        if (!todo)
+                return -ENOMEM;
+        dir_fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+        if (dir_fd < 0)
+                return -errno;
+
+        p = todo;
+        for (;;) {
+                char *name, *next;
+                struct stat st;
+                int fd;
+
+                while (*p == '/')
+                        p++;
+                if (!*p) {
+                        fd = openat(dir_fd, ".", flags | O_CLOEXEC);
+                        r = fd < 0 ? -errno : fd;
+                        close(dir_fd);
+                        return r;
+                }
+                name = p;
+                next = strchrnul(p, '/');
+                p = *next ? next + 1 : next;
+                *next = '\0';
+
+                if (strcmp(name, ".") == 0)
+                        continue;
+                if (strcmp(name, "..") == 0) {
+                        if (!same_inode(dir_fd, root_fd)) {
+                                fd = openat(dir_fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                                if (fd < 0)
+                                        goto fail_errno;
+                                close(dir_fd);
+                                dir_fd = fd;
+                        }
+                        continue;
+                }
+
+                fd = openat(dir_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (fd < 0)
+                        goto fail_errno;
+                if (fstat(fd, &st) < 0) {
+                        close(fd);
+                        goto fail_errno;
+                }
+                if (S_ISLNK(st.st_mode)) {
+                        char target[PATH_MAX];
+                        _cleanup_free_ char *rest = NULL;
+                        ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
+                        close(fd);
+                        if (n < 0)
+                                goto fail_errno;
+                        target[n] = '\0';
+                        if (++links > ROOTFS_LINKS_MAX) {
+                                close(dir_fd);
+                                return -ELOOP;
+                        }
+                        if (asprintf(&rest, "%s/%s", target, p) < 0) {
+                                close(dir_fd);
+                                return -ENOMEM;
+                        }
+                        if (target[0] == '/') {
+                                close(dir_fd);
+                                dir_fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+                                if (dir_fd < 0)
+                                        return -errno;
+                        }
+                        free(todo);
+                        todo = TAKE_PTR(rest);
+                        p = todo;
+                        continue;
+                }
+                if (!*p) {
+                        /* the last component: open it for real */
+                        close(fd);
+                        fd = openat(dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC);
+                        r = fd < 0 ? -errno : fd;
+                        close(dir_fd);
+                        return r;
+                }
+                close(dir_fd);
+                dir_fd = fd;
+        }
+
+fail_errno:
+        r = -errno;
+        close(dir_fd);
+        return r;
+}
+
 int rootfs_open_file(const struct rootfs *r, const char *path, int flags) {
         struct open_how how = {
                 .flags = (unsigned) (flags | O_CLOEXEC),
                 .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
         };
+        const char *relative = path;
         int fd;
 
         if (r->is_host) {
@@ -42,16 +150,16 @@ int rootfs_open_file(const struct rootfs *r, const char *path, int flags) {
                 return fd < 0 ? -errno : fd;
         }
 
-        while (*path == '/')
-                path++;
-        if (!*path)
-                path = ".";
+        while (*relative == '/')
+                relative++;
         /* openat2() with RESOLVE_IN_ROOT is the kernel's chroot-like lookup:
          * "..", absolute and relative links all stay within the root. */
-        fd = (int) syscall(SYS_openat2, r->fd, path, &how, sizeof(how));
-        if (fd < 0)
+        fd = (int) syscall(SYS_openat2, r->fd, *relative ? relative : ".", &how, sizeof(how));
+        if (fd >= 0)
+                return fd;
+        if (errno != ENOSYS && errno != EPERM)
                 return -errno;
-        return fd;
+        return chase_in_root(r->fd, path, flags);
 }
 
 FILE *rootfs_fopen(const struct rootfs *r, const char *path) {

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "findings.h"
+#include "lib/diag.h"
+#include "lib/exports.h"
+#include "lib/fstab.h"
+#include "lib/nfsconf.h"
+
+/* The units whose state matters to NFS start-up. */
+enum check_unit {
+        UNIT_NFS_SERVER,
+        UNIT_NFS_KERNEL_SERVER, /* Debian's alias of nfs-server.service */
+        UNIT_NFS_CLIENT,
+        UNIT_RPCBIND_SERVICE,
+        UNIT_RPCBIND_SOCKET,
+        UNIT_RPC_STATD,
+        UNIT_RPC_GSSD,
+        _UNIT_MAX,
+};
+
+extern const char *const check_unit_names[_UNIT_MAX];
+
+struct unit_info {
+        const char *enabled_by; /* the .wants/.requires link that enables it, or NULL */
+        const char *masked_at;  /* the /dev/null link that masks it, or NULL */
+};
+
+/* Everything the checks look at, read beforehand (system.c) or built by a
+ * test: the checks themselves do no I/O. */
+struct check_input {
+        struct export_table exports;
+        struct fstab_table fstab;
+        struct nfsconf conf;
+        struct diag_list read_diags;   /* what the readers had to say */
+        struct unit_info units[_UNIT_MAX];
+        const char *hostname;          /* from /etc/hostname, or NULL */
+        const char *keytab;            /* the keytab rpc.gssd uses */
+        bool keytab_present;
+        const char *export_root;       /* [exports] rootdir=, or NULL */
+        const char *pipefs_directory;  /* [general] pipefs-directory= or the default */
+};
+
+/* Adds a finding for every problem; returns 0 or -ENOMEM. */
+int checks_run(const struct check_input *in, struct finding_list *findings);
+
+/* Whether an NFS source "server:/path" names this host: localhost,
+ * 127.0.0.0/8, ::1 (bracketed or not), or `hostname` (the full name or its
+ * first label). No resolver is asked. */
+bool nfs_source_is_loopback(const char *source, const char *hostname);
