@@ -25,7 +25,7 @@ need_tool() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
 }
 
-for v in MESON BUILD_ROOT UNITDIR SBINDIR_NFS SBINDIR_STATD MODPROBE STATEDIR; do
+for v in MESON BUILD_ROOT UNITDIR GENERATORDIR SBINDIR_NFS SBINDIR_STATD MODPROBE STATEDIR; do
 	[ -n "${!v:-}" ] || fail "environment variable $v is not set (run through meson test)"
 done
 
@@ -145,4 +145,76 @@ dump() {
 	local root=$1 out=$2
 	shift 2
 	(cd "$SCRATCH" && SYSTEMD_LOG_LEVEL=debug SYSTEMD_LOG_COLOR=0 systemd-analyze verify --man=no --root="$root" "$@") >"$out" 2>&1
+}
+
+FIXTURES="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/fixtures"
+
+enable_units() { # ROOT UNIT...
+	local root=$1
+	shift
+	systemctl --root="$root" --quiet enable "$@" >/dev/null 2>&1 ||
+		fail "systemctl --root enable $* failed"
+}
+
+# add_mounts ROOT SOURCE: the fixture system's fstab as mount units
+# (made by the host's systemd-fstab-generator, as at boot) and the
+# nfs-server ordering drop-in, from SOURCE: "generator" (this project's
+# nfs-server-generator as installed) or "fixture" (the same contract,
+# written by hand in fixtures/order-with-mounts.conf).
+add_mounts() {
+	local root=$1 source=$2 fstabgen=""
+	local d
+	for d in /usr/lib/systemd/system-generators /lib/systemd/system-generators; do
+		[ -x "$d/systemd-fstab-generator" ] && fstabgen="$d/systemd-fstab-generator" && break
+	done
+	[ -n "$fstabgen" ] || skip "systemd-fstab-generator is not installed"
+	local out="$SCRATCH/fstab-gen.$RANDOM"
+	mkdir -p "$out"
+	SYSTEMD_FSTAB="$FIXTURES/system/etc/fstab" SYSTEMD_LOG_LEVEL=err \
+		"$fstabgen" "$out" "$out" "$out" || fail "systemd-fstab-generator failed on the fixture fstab"
+	cp -a "$out/." "$root/etc/systemd/system/"
+	mkdir -p "$root/etc/systemd/system/nfs-server.service.d"
+	case $source in
+	generator)
+		local gen="$SCRATCH/destdir$GENERATORDIR/nfs-server-generator"
+		[ -x "$gen" ] || fail "nfs-server-generator is not installed in $GENERATORDIR"
+		mkdir -p "$SCRATCH/gen-out"
+		"$gen" --root="$FIXTURES/system" "$SCRATCH/gen-out" 2>"$SCRATCH/gen.log" ||
+			{ cat "$SCRATCH/gen.log" >&2; fail "nfs-server-generator failed on fixtures/system"; }
+		[ -f "$SCRATCH/gen-out/nfs-server.service.d/order-with-mounts.conf" ] ||
+			fail "nfs-server-generator wrote no nfs-server.service.d/order-with-mounts.conf"
+		cp -a "$SCRATCH/gen-out/." "$root/etc/systemd/system/"
+		;;
+	fixture)
+		cp "$FIXTURES/order-with-mounts.conf" "$root/etc/systemd/system/nfs-server.service.d/"
+		;;
+	*) fail "add_mounts: unknown source $source" ;;
+	esac
+}
+
+generator_installed() { # NAME
+	[ -x "$SCRATCH/destdir$GENERATORDIR/$1" ]
+}
+
+# expect_clean OUT WHAT: verify printed nothing.
+expect_clean() {
+	if [ -s "$1" ]; then
+		cat "$1" >&2
+		fail "$2: systemd-analyze verify printed the warnings above"
+	fi
+}
+
+# expect_transaction DUMP WHAT UNIT...: the debug dump shows no ordering
+# cycle and a start job installed for every UNIT.
+expect_transaction() {
+	local dump=$1 what=$2 u
+	shift 2
+	if grep -qi 'cycle' "$dump"; then
+		grep -i -B2 -A8 'cycle' "$dump" >&2
+		fail "$what: ordering cycle"
+	fi
+	for u in "$@"; do
+		grep -qF "Installed new job $u/start" "$dump" ||
+			fail "$what: no start job for $u in the transaction"
+	done
 }
