@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/macro.h"
 #include "lib/rootfs.h"
 #include "lib/strmap.h"
 

@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The checks of nfs-systemd-check: each looks at the configuration already
+ * read into a struct check_input and adds findings. No I/O here, so that the
+ * fixture tests and the fuzzer pin down exactly what is decided. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "checks.h"
+#include "lib/escape.h"
+#include "lib/server_order.h"
+#include "lib/strmap.h"
+
+const char *const check_unit_names[_UNIT_MAX] = {
+        [UNIT_NFS_SERVER] = "nfs-server.service",
+        [UNIT_NFS_KERNEL_SERVER] = "nfs-kernel-server.service",
+        [UNIT_NFS_CLIENT] = "nfs-client.target",
+        [UNIT_RPCBIND_SERVICE] = "rpcbind.service",
+        [UNIT_RPCBIND_SOCKET] = "rpcbind.socket",
+        [UNIT_RPC_STATD] = "rpc-statd.service",
+        [UNIT_RPC_GSSD] = "rpc-gssd.service",
+};
+
+/* Shared by the checks of one run */
+struct context {
+        const struct check_input *in;
+        struct finding_list *findings;
+        struct strmap mounts;   /* fstab mount point → first fstab_mount for it, as systemd keeps */
+        const char *fstab_file;
+};
+
+static bool unit_enabled(const struct check_input *in, enum check_unit u) {
+        return in->units[u].enabled_by && !in->units[u].masked_at;
+}
+
+/* The name under which the server is enabled, or NULL */
+static const char *server_enabled(const struct check_input *in) {
+        if (unit_enabled(in, UNIT_NFS_SERVER))
+                return check_unit_names[UNIT_NFS_SERVER];
+        if (unit_enabled(in, UNIT_NFS_KERNEL_SERVER))
+                return check_unit_names[UNIT_NFS_KERNEL_SERVER];
+        return NULL;
+}
+
+/* --- fstab helpers --- */
+
+static bool mount_any(const struct fstab_mount *m _unused_) {
+        return true;
+}
+static bool mount_is_noauto(const struct fstab_mount *m) {
+        return m->noauto;
+}
+static bool mount_is_nofail(const struct fstab_mount *m) {
+        return m->nofail;
+}
+static bool mount_is_nfs(const struct fstab_mount *m) {
+        return m->nfs;
+}
+
+/* The nearest fstab mount at or above `path` for which `match` holds (the
+ * generator's find_mount_prefix()), or NULL; *oom is set on failure. */
+static const struct fstab_mount *find_mount(const struct context *c, const char *path,
+                                            bool (*match)(const struct fstab_mount *), bool *oom) {
+        _cleanup_free_ char *p = strdup(path);
+
+        if (!p) {
+                *oom = true;
+                return NULL;
+        }
+        for (;;) {
+                const struct fstab_mount *m = strmap_get(&c->mounts, p);
+                char *slash;
+
+                if (m && match(m))
+                        return m;
+                if (strcmp(p, "/") == 0)
+                        return NULL;
+                slash = strrchr(p, '/');
+                if (!slash)
+                        return NULL;
+                if (slash == p)
+                        slash[1] = '\0';
+                else
+                        *slash = '\0';
+        }
+}
+
+/* An NFS mount that asks for NFSv3 (vers=3, nfsvers=3 or v3) and keeps
+ * network locking (no nolock): mount.nfs then needs rpc.statd and rpcbind. */
+static bool mount_wants_nfsv3_locking(const struct fstab_mount *m) {
+        bool v3 = false;
+
+        if (!m->nfs)
+                return false;
+        for (size_t i = 0; i < 2 && !v3; i++) {
+                _cleanup_free_ char *value = NULL;
+                if (fstab_mount_has_option(m, i == 0 ? "vers" : "nfsvers", &value) && value &&
+                    strcmp(value, "3") == 0)
+                        v3 = true;
+        }
+        if (!v3 && fstab_mount_has_option(m, "v3", NULL))
+                v3 = true;
+        return v3 && !fstab_mount_has_option(m, "nolock", NULL);
+}
+
+/* Why NFSv3 is on, for messages: where it is said and in which words. */
+struct nfsv3_cause {
+        bool on;
+        const char *file; /* NULL when it is a default */
+        unsigned line;
+        char *text;
+};
+
+static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
+        const struct check_input *in = c->in;
+        const char *server = server_enabled(in);
+
+        *ret = (struct nfsv3_cause) {};
+        if (server && nfsconf_get_bool(&in->conf, "nfsd", "vers3", true)) {
+                const struct nfsconf_entry *e = nfsconf_get(&in->conf, "nfsd", "vers3");
+                _cleanup_free_ char *value = e ? escape_for_comment(e->value) : NULL;
+
+                if (e && !value)
+                        return -ENOMEM;
+                *ret = (struct nfsv3_cause) {
+                        .on = true,
+                        .file = e ? e->file : NULL,
+                        .line = e ? e->line : 0,
+                        .text = e ? strf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on", server,
+                                         value, e->file, e->line)
+                                  : strf("%s is enabled and [nfsd] vers3 is on by default", server),
+                };
+                return ret->text ? 0 : -ENOMEM;
+        }
+        for (size_t i = 0; i < in->fstab.n; i++) {
+                const struct fstab_mount *m = &in->fstab.mounts[i];
+                _cleanup_free_ char *where = NULL;
+
+                if (!mount_wants_nfsv3_locking(m))
+                        continue;
+                where = escape_for_comment(m->where);
+                if (!where)
+                        return -ENOMEM;
+                *ret = (struct nfsv3_cause) {
+                        .on = true,
+                        .file = c->fstab_file,
+                        .line = m->line,
+                        .text = strf("the NFS mount %s (%s:%u) asks for NFSv3 without nolock", where,
+                                     c->fstab_file, m->line),
+                };
+                return ret->text ? 0 : -ENOMEM;
+        }
+        return 0;
+}
+
+/* --- what the readers said --- */
+
+static int check_read_diags(struct context *c) {
+        const struct diag_list *d = &c->in->read_diags;
+
+        for (size_t i = 0; i < d->n; i++) {
+                const struct diag *g = &d->items[i];
+                const char *id;
+                char *fix;
+                int r;
+
+                if (strncmp(g->file, "/etc/exports", 12) == 0) {
+                        id = "exports-malformed";
+                        fix = g->line > 0 ? strf("correct or remove line %u of %s (see exports(5)), then run "
+                                                 "exportfs -ra",
+                                                 g->line, g->file)
+                                          : strf("make %s readable or remove it, then run exportfs -ra", g->file);
+                } else if (strcmp(g->file, c->fstab_file) == 0) {
+                        id = "fstab-malformed";
+                        fix = g->line > 0 ? strf("correct or remove line %u of %s (see fstab(5)), then run "
+                                                 "systemctl daemon-reload",
+                                                 g->line, g->file)
+                                          : strf("make %s readable, then run systemctl daemon-reload", g->file);
+                } else {
+                        id = "nfs-conf-malformed";
+                        fix = g->line > 0 ? strf("correct or remove line %u of %s (see nfs.conf(5))", g->line,
+                                                 g->file)
+                                          : strf("make %s readable or remove it", g->file);
+                }
+                r = finding_add(c->findings, g->severity, id, g->file, g->line, NULL, strdup(g->message), fix);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* --- units --- */
+
+static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
+        const struct check_input *in = c->in;
+        const struct unit_info *svc = &in->units[UNIT_RPCBIND_SERVICE], *sock = &in->units[UNIT_RPCBIND_SOCKET];
+        const char *user = server_enabled(in);
+        int r;
+
+        if (!user && unit_enabled(in, UNIT_NFS_CLIENT))
+                user = check_unit_names[UNIT_NFS_CLIENT];
+
+        if ((svc->masked_at || sock->masked_at) && v3->on) {
+                bool service = svc->masked_at != NULL;
+                r = finding_add(c->findings, DIAG_ERROR, "rpcbind-masked-nfsv3-on", v3->file, v3->line,
+                                check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
+                                strf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs rpcbind to find the "
+                                     "MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
+                                     check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
+                                     service ? svc->masked_at : sock->masked_at, v3->text),
+                                strf("systemctl unmask rpcbind.service rpcbind.socket"));
+                if (r < 0)
+                        return r;
+        }
+
+        if (user && !svc->enabled_by && !sock->enabled_by && !svc->masked_at && !sock->masked_at) {
+                if (v3->on)
+                        r = finding_add(c->findings, DIAG_NOTE, "rpcbind-disabled-not-masked", NULL, 0,
+                                        check_unit_names[UNIT_RPCBIND_SERVICE],
+                                        strf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                             "and %s is enabled: the NFS units pull rpcbind in, so it still "
+                                             "starts, which NFSv3 needs (%s)",
+                                             user, v3->text),
+                                        strf("systemctl enable rpcbind.service rpcbind.socket (mask them only "
+                                             "once NFSv3 is off everywhere)"));
+                else
+                        r = finding_add(c->findings, DIAG_WARNING, "rpcbind-disabled-not-masked", NULL, 0,
+                                        check_unit_names[UNIT_RPCBIND_SERVICE],
+                                        strf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                             "and %s is enabled: the NFS units pull rpcbind in, so it still "
+                                             "starts although NFSv3 is off",
+                                             user),
+                                        strf("systemctl mask rpcbind.service rpcbind.socket"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int check_statd(struct context *c, const struct nfsv3_cause *v3) {
+        const struct unit_info *statd = &c->in->units[UNIT_RPC_STATD];
+
+        if (!statd->masked_at || !v3->on)
+                return 0;
+        return finding_add(c->findings, DIAG_ERROR, "rpc-statd-masked-nfsv3-on", v3->file, v3->line,
+                           check_unit_names[UNIT_RPC_STATD],
+                           strf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
+                                "rpc.statd, so lock requests fail and NFSv3 mounts without nolock are refused",
+                                statd->masked_at, v3->text),
+                           strf("systemctl unmask rpc-statd.service"));
+}
+
+static int check_nothing_exported(struct context *c) {
+        const struct check_input *in = c->in;
+        enum check_unit u = unit_enabled(in, UNIT_NFS_SERVER) ? UNIT_NFS_SERVER : UNIT_NFS_KERNEL_SERVER;
+
+        if (!unit_enabled(in, u) || in->exports.n > 0)
+                return 0;
+        return finding_add(c->findings, DIAG_NOTE, "server-enabled-nothing-exported", NULL, 0, check_unit_names[u],
+                           strf("%s is enabled (%s) but /etc/exports and /etc/exports.d export nothing: the "
+                                "server starts and serves no one",
+                                check_unit_names[u], in->units[u].enabled_by),
+                           strf("add an export to /etc/exports and run exportfs -ra, or run systemctl disable "
+                                "--now %s",
+                                check_unit_names[u]));
+}
+
+/* --- exports --- */
+
+/* One distinct exported path, as the server sees it, with its lines */
+struct exported_path {
+        char *target;                           /* rootdir applied, normalised */
+        const struct export_entry *first;       /* first line exporting it */
+        const struct export_entry *first_no_mp; /* first line with a client without mp, or NULL */
+};
+
+static bool entry_every_client_mountpoint(const struct export_entry *e) {
+        for (size_t i = 0; i < e->n_clients; i++)
+                if (!e->clients[i].mountpoint)
+                        return false;
+        return true;
+}
+
+static int check_exported_path(struct context *c, const struct exported_path *ep) {
+        const struct export_entry *e = ep->first;
+        const struct fstab_mount *m;
+        _cleanup_free_ char *path = escape_for_comment(e->path);
+        bool oom = false;
+
+        if (!path)
+                return -ENOMEM;
+
+        m = find_mount(c, ep->target, mount_is_noauto, &oom);
+        if (m) {
+                _cleanup_free_ char *where = escape_for_comment(m->where);
+                return finding_add(
+                        c->findings, DIAG_WARNING, "export-on-noauto-mount", e->file, e->line, NULL,
+                        where ? strf("%s lies on the noauto mount %s (%s:%u): boot does not mount it and "
+                                     "nfs-server.service is not ordered after it, so clients see the empty "
+                                     "directory underneath until someone mounts it",
+                                     path, where, c->fstab_file, m->line)
+                              : NULL,
+                        strf("remove noauto from the options on line %u of %s, then run systemctl daemon-reload",
+                             m->line, c->fstab_file));
+        }
+        if (oom)
+                return -ENOMEM;
+
+        m = find_mount(c, ep->target, mount_is_nofail, &oom);
+        if (m && ep->first_no_mp) {
+                _cleanup_free_ char *where = escape_for_comment(m->where);
+                const struct export_entry *no_mp = ep->first_no_mp;
+                return finding_add(
+                        c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file, no_mp->line, NULL,
+                        where ? strf("%s lies on the nofail mount %s (%s:%u): nfs-server.service requires it, so "
+                                     "when that disk is missing at boot the whole NFS server fails to start",
+                                     path, where, c->fstab_file, m->line)
+                              : NULL,
+                        strf("add the mp option to every client of %s on line %u of %s (e.g. *(ro,mp)), so the "
+                             "export waits for the disk instead, then run exportfs -ra",
+                             path, no_mp->line, no_mp->file));
+        }
+        if (oom)
+                return -ENOMEM;
+
+        m = find_mount(c, ep->target, mount_any, &oom);
+        if (oom)
+                return -ENOMEM;
+        if (!m || strcmp(m->where, "/") == 0)
+                return finding_add(c->findings, DIAG_NOTE, "export-not-on-own-mount", e->file, e->line, NULL,
+                                   strf("%s has no mount of its own in %s: it is served from the root "
+                                        "filesystem, and if a disk should be mounted there, clients see the "
+                                        "directory underneath",
+                                        path, c->fstab_file),
+                                   strf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
+                                        "%s ext4 defaults 0 2\"); otherwise nothing to do",
+                                        path, c->fstab_file, path));
+        return 0;
+}
+
+/* Re-exporting NFS needs fsid= on every client: the kernel has no device
+ * number to build file handles from and refuses the export. */
+static int check_reexport_fsid(struct context *c, const struct export_entry *e, const char *target) {
+        const struct fstab_mount *nfs;
+        bool oom = false;
+
+        nfs = find_mount(c, target, mount_is_nfs, &oom);
+        if (oom)
+                return -ENOMEM;
+        if (!nfs)
+                return 0;
+        for (size_t i = 0; i < e->n_clients; i++) {
+                const struct export_client *cl = &e->clients[i];
+                _cleanup_free_ char *path = NULL, *where = NULL, *host = NULL;
+
+                if (cl->fsid)
+                        continue;
+                path = escape_for_comment(e->path);
+                where = escape_for_comment(nfs->where);
+                host = escape_for_comment(cl->host);
+                if (!path || !where || !host)
+                        return -ENOMEM;
+                return finding_add(c->findings, DIAG_ERROR, "reexport-without-fsid", e->file, e->line, NULL,
+                                   strf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
+                                        "option: the kernel refuses to export NFS without one, so exportfs "
+                                        "fails for it",
+                                        path, where, c->fstab_file, nfs->line,
+                                        *host ? host : "*"),
+                                   strf("add fsid=N, with a number N no other export uses, to the options of "
+                                        "every client on line %u of %s, then run exportfs -ra",
+                                        e->line, e->file));
+        }
+        return 0;
+}
+
+static int check_krb5_export(struct context *c, const struct export_entry *e) {
+        _cleanup_free_ char *path = NULL;
+        bool krb5 = false;
+
+        for (size_t i = 0; i < e->n_clients; i++)
+                krb5 |= e->clients[i].sec_krb5;
+        if (!krb5 || c->in->keytab_present)
+                return 0;
+        path = escape_for_comment(e->path);
+        if (!path)
+                return -ENOMEM;
+        return finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", e->file, e->line, NULL,
+                           strf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
+                                "accept Kerberos credentials, so Kerberos clients cannot mount it",
+                                path, c->in->keytab),
+                           strf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
+}
+
+static int export_target(const char *export_root, const char *path, char **ret) {
+        _cleanup_free_ char *joined = NULL;
+
+        if (export_root && *export_root) {
+                if (asprintf(&joined, "%s/%s", export_root, path) < 0)
+                        return -ENOMEM;
+                path = joined;
+        }
+        return path_normalize(path, true, ret, NULL);
+}
+
+static int check_exports(struct context *c) {
+        const struct export_table *t = &c->in->exports;
+        struct exported_path *paths = calloc(t->n ? t->n : 1, sizeof(*paths));
+        struct strmap by_target = {};
+        size_t n_paths = 0;
+        int r = 0;
+
+        if (!paths)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n && r >= 0; i++) {
+                const struct export_entry *e = &t->entries[i];
+                struct exported_path *ep;
+                char *target;
+
+                r = export_target(c->in->export_root, e->path, &target);
+                if (r == -ENOMEM)
+                        break;
+                if (r < 0) {
+                        r = 0; /* unusable path: the generator's diagnostic says so */
+                        continue;
+                }
+                r = check_reexport_fsid(c, e, target);
+                if (r >= 0)
+                        r = check_krb5_export(c, e);
+                if (r < 0) {
+                        free(target);
+                        break;
+                }
+
+                paths[n_paths] = (struct exported_path) { .target = target, .first = e };
+                r = strmap_put(&by_target, target, &paths[n_paths], (void **) &ep);
+                if (r < 0) {
+                        free(target);
+                        break;
+                }
+                if (r == 1)
+                        ep = &paths[n_paths++];
+                else
+                        free(target);
+                if (!ep->first_no_mp && !entry_every_client_mountpoint(e))
+                        ep->first_no_mp = e;
+                r = 0;
+        }
+        for (size_t i = 0; i < n_paths && r >= 0; i++)
+                r = check_exported_path(c, &paths[i]);
+
+        for (size_t i = 0; i < n_paths; i++)
+                free(paths[i].target);
+        free(paths);
+        strmap_free(&by_target);
+        return r;
+}
+
+/* What the generator decides for re-exports, and what it says about paths it
+ * cannot use: the checker reports the same. */
+static int check_generator_order(struct context *c) {
+        _cleanup_(server_order_free) struct server_order order = {};
+        _cleanup_(diag_list_free) struct diag_list diags = {};
+        int r;
+
+        r = server_order_decide(&c->in->exports, &c->in->fstab, c->in->export_root, &order, &diags);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < diags.n; i++) {
+                const struct diag *g = &diags.items[i];
+                /* The one diagnostic the generator gives about an fstab line is
+                 * its re-export warning; the note below says it with the
+                 * ordering chosen. */
+                if (strcmp(g->file, c->fstab_file) == 0)
+                        continue;
+                r = finding_add(c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
+                                strdup(g->message),
+                                strf("write the path on line %u of %s as a normalised absolute path of at most "
+                                     "255 bytes per component, then run exportfs -ra",
+                                     g->line, g->file));
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < order.n; i++) {
+                const struct order_item *it = &order.items[i];
+                _cleanup_free_ char *where = NULL;
+
+                if (!it->reexport)
+                        continue;
+                where = escape_for_comment(it->path);
+                if (!where)
+                        return -ENOMEM;
+                r = finding_add(c->findings, DIAG_NOTE, "reexport-ordering", it->file, it->line, NULL,
+                                strf("re-export of the NFS mount %s: nfs-server-generator orders "
+                                     "nfs-server.service after this mount (RequiresMountsFor=) and not before "
+                                     "it: %s",
+                                     where, it->reason),
+                                strf("nothing to change; nfs-server-generator --explain shows the whole "
+                                     "ordering"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* --- fstab --- */
+
+static int check_fstab(struct context *c) {
+        const struct check_input *in = c->in;
+        const char *server = server_enabled(in);
+        int r;
+
+        for (size_t i = 0; i < in->fstab.n; i++) {
+                const struct fstab_mount *m = &in->fstab.mounts[i];
+                _cleanup_free_ char *sec = NULL;
+
+                if (!m->nfs)
+                        continue;
+                if (!server && !m->noauto && nfs_source_is_loopback(m->what, in->hostname)) {
+                        _cleanup_free_ char *what = escape_for_comment(m->what);
+                        _cleanup_free_ char *where = escape_for_comment(m->where);
+                        r = finding_add(c->findings, DIAG_ERROR, "loopback-mount-without-server", c->fstab_file,
+                                        m->line, NULL,
+                                        what && where
+                                                ? strf("NFS mount %s comes from this host (%s) but "
+                                                       "nfs-server.service is not enabled: boot waits for a "
+                                                       "server that never starts",
+                                                       where, what)
+                                                : NULL,
+                                        strf("systemctl enable nfs-server.service (or add noauto to line %u of "
+                                             "%s)",
+                                             m->line, c->fstab_file));
+                        if (r < 0)
+                                return r;
+                }
+                if (!in->keytab_present && fstab_mount_has_option(m, "sec", &sec) && sec &&
+                    strstr(sec, "krb5")) {
+                        _cleanup_free_ char *where = escape_for_comment(m->where);
+                        r = finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", c->fstab_file, m->line,
+                                        NULL,
+                                        where ? strf("NFS mount %s asks for sec=krb5* but there is no keytab "
+                                                     "%s: rpc.gssd has no machine credentials, so the mount "
+                                                     "fails at boot",
+                                                     where, in->keytab)
+                                              : NULL,
+                                        strf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", in->keytab));
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+static int check_pipefs(struct context *c) {
+        const struct check_input *in = c->in;
+        const struct fstab_mount *m;
+        const struct nfsconf_entry *e;
+        _cleanup_free_ char *dir = NULL, *type = NULL;
+        const char *other;
+
+        if (!in->pipefs_directory)
+                return 0;
+        m = strmap_get(&c->mounts, in->pipefs_directory);
+        if (!m || strcmp(m->fstype, "rpc_pipefs") == 0)
+                return 0;
+        e = nfsconf_get(&in->conf, "general", "pipefs-directory");
+        dir = escape_for_comment(in->pipefs_directory);
+        type = escape_for_comment(m->fstype);
+        if (!dir || !type)
+                return -ENOMEM;
+        other = strcmp(in->pipefs_directory, "/run/rpc_pipefs") == 0 ? "/var/lib/nfs/rpc_pipefs"
+                                                                     : "/run/rpc_pipefs";
+        return finding_add(c->findings, DIAG_ERROR, "pipefs-directory-on-other-mount", e ? e->file : c->fstab_file,
+                           e ? e->line : m->line, NULL,
+                           strf("pipefs-directory %s is also the mount point of a %s filesystem (%s:%u): one "
+                                "hides the other, so rpc.gssd and rpc.idmapd cannot reach the kernel's pipes",
+                                dir, type, c->fstab_file, m->line),
+                           strf("set pipefs-directory=%s in [general] of /etc/nfs.conf, or remove line %u of %s",
+                                other, m->line, c->fstab_file));
+}
+
+static int check_gssd(struct context *c) {
+        const struct check_input *in = c->in;
+        const struct unit_info *gssd = &in->units[UNIT_RPC_GSSD];
+
+        if (!in->keytab_present || !gssd->masked_at)
+                return 0;
+        return finding_add(c->findings, DIAG_WARNING, "keytab-but-gssd-masked", NULL, 0,
+                           check_unit_names[UNIT_RPC_GSSD],
+                           strf("%s exists, so Kerberos is meant to work, but rpc-gssd.service is masked (%s): "
+                                "NFS mounts with sec=krb5* get no credentials and fail",
+                                in->keytab, gssd->masked_at),
+                           strf("systemctl unmask rpc-gssd.service"));
+}
+
+int checks_run(const struct check_input *in, struct finding_list *findings) {
+        struct context c = {
+                .in = in,
+                .findings = findings,
+                .fstab_file = in->fstab.file ? in->fstab.file : "/etc/fstab",
+        };
+        struct nfsv3_cause v3 = {};
+        int r = 0;
+
+        for (size_t i = 0; i < in->fstab.n && r >= 0; i++)
+                r = strmap_put(&c.mounts, in->fstab.mounts[i].where, &in->fstab.mounts[i], NULL);
+        if (r >= 0)
+                r = nfsv3_cause_find(&c, &v3);
+        if (r >= 0)
+                r = check_read_diags(&c);
+        if (r >= 0)
+                r = check_rpcbind(&c, &v3);
+        if (r >= 0)
+                r = check_statd(&c, &v3);
+        if (r >= 0)
+                r = check_exports(&c);
+        if (r >= 0)
+                r = check_generator_order(&c);
+        if (r >= 0)
+                r = check_fstab(&c);
+        if (r >= 0)
+                r = check_pipefs(&c);
+        if (r >= 0)
+                r = check_gssd(&c);
+        if (r >= 0)
+                r = check_nothing_exported(&c);
+
+        free(v3.text);
+        strmap_free(&c.mounts);
+        return r < 0 ? r : 0;
+}
+
+/* --- loopback --- */
+
+static bool name_is_localhost(const char *host) {
+        static const char *const names[] = {
+                "localhost", "localhost.localdomain", "localhost6", "localhost6.localdomain6",
+                "ip6-localhost", "ip6-loopback",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                if (strcasecmp(host, names[i]) == 0)
+                        return true;
+        return false;
+}
+
+static bool address_is_loopback(const char *host) {
+        struct in_addr a4;
+        struct in6_addr a6;
+
+        if (inet_pton(AF_INET, host, &a4) == 1)
+                return (ntohl(a4.s_addr) >> 24) == 127;
+        if (inet_pton(AF_INET6, host, &a6) == 1)
+                return IN6_IS_ADDR_LOOPBACK(&a6) ||
+                       (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
+        return false;
+}
+
+/* Host names compare without case; "files" and "files.example.org" are the
+ * same host when one of them is not qualified. */
+static bool name_is_host(const char *host, const char *hostname) {
+        size_t host_label, name_label;
+
+        if (!hostname || !*hostname)
+                return false;
+        if (strcasecmp(host, hostname) == 0)
+                return true;
+        host_label = strcspn(host, ".");
+        name_label = strcspn(hostname, ".");
+        if (host[host_label] != '\0' && hostname[name_label] != '\0')
+                return false; /* both qualified, and different */
+        return host_label == name_label && host_label > 0 && strncasecmp(host, hostname, host_label) == 0;
+}
+
+bool nfs_source_is_loopback(const char *source, const char *hostname) {
+        _cleanup_free_ char *host = NULL;
+        const char *end;
+
+        if (!source)
+                return false;
+        if (source[0] == '[') {
+                end = strchr(source, ']');
+                if (!end)
+                        return false;
+                host = strndup(source + 1, (size_t) (end - source - 1));
+        } else {
+                /* "server:/path"; an unbracketed IPv6 address ends at ":/" */
+                end = strstr(source, ":/");
+                if (!end)
+                        end = strchr(source, ':');
+                if (!end)
+                        return false;
+                host = strndup(source, (size_t) (end - source));
+        }
+        if (!host || !*host)
+                return false;
+        return name_is_localhost(host) || address_is_loopback(host) || name_is_host(host, hostname);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "system.h"
+
+/* The first line of /etc/hostname, as systemd reads it (comments and blanks
+ * skipped); NULL when there is none. */
+static int read_hostname(const struct rootfs *root, char **ret) {
+        _cleanup_free_ char *data = NULL;
+        char *line, *save = NULL;
+        int r;
+
+        *ret = NULL;
+        r = rootfs_read_file(root, "/etc/hostname", &data, NULL);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                size_t len;
+                line += strspn(line, " \t\r");
+                len = strcspn(line, " \t\r");
+                if (len == 0 || line[0] == '#')
+                        continue;
+                *ret = strndup(line, len);
+                return *ret ? 0 : -ENOMEM;
+        }
+        return 0;
+}
+
+static bool regular_file_exists(const struct rootfs *root, const char *path) {
+        _cleanup_close_ int fd = rootfs_open_file(root, path, O_PATH);
+        struct stat st;
+
+        return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int check_system_read(const struct rootfs *root, struct check_system *ret) {
+        struct check_system s = {};
+        struct check_input *in = &s.in;
+        const struct nfsconf_entry *keytab;
+        int r;
+
+        r = nfsconf_read(&in->conf, root, &in->read_diags);
+        if (r >= 0)
+                r = exports_read(&in->exports, root, &in->read_diags);
+        if (r >= 0)
+                r = fstab_read(&in->fstab, root, &in->read_diags);
+        if (r >= 0)
+                r = nfsconf_get_path(&in->conf, "exports", "rootdir", &in->read_diags, &s.export_root);
+        if (r >= 0)
+                r = nfsconf_get_path(&in->conf, "general", "pipefs-directory", &in->read_diags,
+                                     &s.pipefs_directory);
+        if (r >= 0 && !s.pipefs_directory) {
+                s.pipefs_directory = strdup(NFS_STATEDIR "/rpc_pipefs");
+                if (!s.pipefs_directory)
+                        r = -ENOMEM;
+        }
+        if (r >= 0)
+                r = read_hostname(root, &s.hostname);
+        if (r >= 0)
+                r = unit_links_read(root, &s.links);
+        for (size_t u = 0; u < _UNIT_MAX && r >= 0; u++) {
+                in->units[u].enabled_by = unit_links_enabled_by(&s.links, check_unit_names[u]);
+                r = unit_mask_find(root, check_unit_names[u], &s.masks[u]);
+                in->units[u].masked_at = s.masks[u];
+        }
+        if (r >= 0) {
+                /* rpc.gssd's keytab-file=, else the Kerberos default */
+                keytab = nfsconf_get(&in->conf, "gssd", "keytab-file");
+                s.keytab = strdup(keytab && keytab->value[0] ? keytab->value : "/etc/krb5.keytab");
+                if (!s.keytab)
+                        r = -ENOMEM;
+        }
+        if (r < 0) {
+                check_system_free(&s);
+                return r;
+        }
+        in->keytab = s.keytab;
+        in->keytab_present = regular_file_exists(root, s.keytab);
+        in->hostname = s.hostname;
+        in->export_root = s.export_root;
+        in->pipefs_directory = s.pipefs_directory;
+        *ret = s;
+        return 0;
+}
+
+void check_system_free(struct check_system *s) {
+        export_table_free(&s->in.exports);
+        fstab_table_free(&s->in.fstab);
+        nfsconf_free(&s->in.conf);
+        diag_list_free(&s->in.read_diags);
+        unit_links_free(&s->links);
+        for (size_t u = 0; u < _UNIT_MAX; u++)
+                free(s->masks[u]);
+        free(s->hostname);
+        free(s->keytab);
+        free(s->export_root);
+        free(s->pipefs_directory);
+        *s = (struct check_system) {};
+}
