@@ -1,0 +1,4 @@
+"""One module per boot. Scenarios share a boot when none of them can spoil another's
+result on either side; each module says which scenarios it holds (SCENARIOS), what goes
+into the guest (DISKS, FSTAB, FILES, PREPARE, SCENARIO_SH) and the host-side check()."""
+ALL = ['main', 'missing', 'v4only', 'reexport', 'keytab', 'volatile', 'badline']

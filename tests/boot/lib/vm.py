@@ -1,0 +1,55 @@
+"""Boots one guest under qemu (software emulation only: /dev/kvm hangs on these machines)
+and times it from the host: when the guest's driver reported the poweroff request on its
+second serial port, and when qemu exited."""
+import os
+import subprocess
+import time
+
+CMDLINE = ('console=ttyS0 root=/dev/vda rw init=/usr/local/sbin/preinit panic=-1 '
+           'net.ifnames=0 systemd.show_status=1')
+
+
+def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, timeout):
+    """Runs qemu until it exits or timeout seconds pass. Returns a dict of host-side facts:
+    hung, exit code, and wall times of the driver's markers and of qemu's exit."""
+    console = os.path.join(workdir, 'console.log')
+    markers = os.path.join(workdir, 'markers.log')
+    for p in (console, markers):
+        open(p, 'w').close()
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-machine', 'q35', '-cpu', 'max',
+           '-m', '1024', '-smp', '2', '-nic', 'none', '-display', 'none', '-no-reboot',
+           '-monitor', 'none', '-kernel', os.path.join(image_dir, 'vmlinuz'),
+           '-initrd', os.path.join(image_dir, 'initrd.img'), '-append', CMDLINE,
+           '-serial', 'file:' + console, '-serial', 'file:' + markers]
+    # Order matters: the guest sees these as vda (root), vdb (payload), vdc (results), vdd...
+    for path, fmt in [(root_disk, 'qcow2'), (payload_disk, 'raw'), (result_disk, 'raw')] + \
+            [(d, 'raw') for d in data_disks]:
+        cmd += ['-drive', 'file=%s,if=virtio,format=%s,cache=unsafe' % (path, fmt)]
+    seen = {}
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=open(os.path.join(workdir, 'qemu.out'), 'w'),
+                            stderr=subprocess.STDOUT)
+    hung = False
+    while proc.poll() is None:
+        now = time.monotonic()
+        if now - start > timeout:
+            hung = True
+            proc.kill()
+            proc.wait()
+            break
+        with open(markers, errors='replace') as f:
+            for line in f:
+                word = line.strip().split(' ')[0]
+                if word.startswith('@@') and word not in seen:
+                    seen[word] = now - start
+        time.sleep(0.1)
+    end = time.monotonic() - start
+    with open(markers, errors='replace') as f:
+        for line in f:
+            word = line.strip().split(' ')[0]
+            seen.setdefault(word, end)
+    out = {'hung': hung, 'exit': proc.returncode, 'wall': round(end, 1),
+           'markers': {k: round(v, 1) for k, v in seen.items() if k.startswith('@@')}}
+    if '@@POWEROFF' in seen and not hung:
+        out['shutdown'] = round(end - seen['@@POWEROFF'], 1)
+    return out
