@@ -139,12 +139,19 @@ verify() {
 	(cd "$SCRATCH" && systemd-analyze verify --man=no --root="$root" "$@") >"$out" 2>&1
 }
 
-# dump ROOT OUT UNIT...: verify at debug level, which prints each unit's
-# dependency dump (" After: x (origin-file)") and the start transaction.
+# dump ROOT OUT UNIT...: verify at debug level.  OUT gets each unit's
+# dependency dump (" After: x (origin-file)", stdout) followed by the log
+# with the start transaction and any ordering cycle (stderr); they are
+# captured apart and then joined, because on one pipe the two streams
+# interleave mid-line.  Returns verify's exit status.
 dump() {
-	local root=$1 out=$2
+	local root=$1 out=$2 status=0
 	shift 2
-	(cd "$SCRATCH" && SYSTEMD_LOG_LEVEL=debug SYSTEMD_LOG_COLOR=0 systemd-analyze verify --man=no --root="$root" "$@") >"$out" 2>&1
+	(cd "$SCRATCH" && SYSTEMD_LOG_LEVEL=debug SYSTEMD_LOG_COLOR=0 \
+		systemd-analyze verify --man=no --root="$root" "$@") >"$out.stdout" 2>"$out.stderr" || status=$?
+	cat "$out.stdout" "$out.stderr" >"$out"
+	rm -f "$out.stdout" "$out.stderr"
+	return "$status"
 }
 
 FIXTURES="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/fixtures"
