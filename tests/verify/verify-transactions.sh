@@ -36,6 +36,7 @@ check() { # ROOT WHAT EXPECTED-JOBS -- UNITS...
 	expect_clean "$out" "$what"
 	dump "$root" "$out.debug" "${units[@]}" || fail "$what: debug verify failed"
 	expect_transaction "$out.debug" "$what" "${jobs[@]}"
+	LAST_DEBUG="$out.debug"
 	if [ "${scenario%rpcbind-masked}" != "$scenario" ] && grep -q 'Installed new job rpcbind\.' "$out.debug"; then
 		fail "$what: rpcbind is masked but a job for it was installed"
 	fi
@@ -60,3 +61,27 @@ for source in "${sources[@]}"; do
 		nfs-server.service nfs-client.target srv-export.mount srv-iscsi.mount srv-nofail.mount \
 		srv-reexport.mount mnt-loop.mount -- multi-user.target
 done
+
+# Debian's default nfs.conf puts rpc_pipefs at /run/rpc_pipefs:
+# rpc-pipefs-generator's mount unit and rpc_pipefs.target replace the
+# static ones (written to /etc here, which outranks the units there, as
+# the generator directory outranks the installed units at boot).
+if generator_installed rpc-pipefs-generator; then
+	r="$SCRATCH/root-debian-nfs-conf"
+	setup "$r"
+	add_mounts "$r" fixture
+	gen_out="$SCRATCH/pipefs-gen"
+	mkdir -p "$gen_out"
+	"$SCRATCH/destdir$GENERATORDIR/rpc-pipefs-generator" --root="$FIXTURES/debian-nfs-conf" "$gen_out" 2>"$SCRATCH/pipefs-gen.log" ||
+		{ cat "$SCRATCH/pipefs-gen.log" >&2; fail "rpc-pipefs-generator failed on a Debian nfs.conf"; }
+	pipefs_unit=$(systemd-escape --path --suffix=mount /run/rpc_pipefs)
+	[ -f "$gen_out/$pipefs_unit" ] || fail "rpc-pipefs-generator wrote no $pipefs_unit"
+	cp -a "$gen_out/." "$r/etc/systemd/system/"
+	enable_units "$r" nfs-server.service nfs-client.target remote-fs.target
+	check "$r" "Debian nfs.conf: multi-user.target, both enabled, pipefs at /run/rpc_pipefs" \
+		nfs-server.service nfs-client.target nfs-idmapd.service "$pipefs_unit" -- multi-user.target
+	! grep -qF "Installed new job $PIPEFS_MOUNT_UNIT/start" "$LAST_DEBUG" ||
+		fail "Debian nfs.conf: the default $PIPEFS_MOUNT_UNIT is still mounted"
+else
+	fail "rpc-pipefs-generator is not installed in $GENERATORDIR"
+fi
