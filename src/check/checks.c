@@ -12,6 +12,7 @@
 
 #include "checks.h"
 #include "lib/escape.h"
+#include "lib/pipefs.h"
 #include "lib/server_order.h"
 #include "lib/strmap.h"
 
@@ -332,9 +333,9 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
                 return -ENOMEM;
         if (!m || strcmp(m->where, "/") == 0)
                 return finding_add(c->findings, DIAG_NOTE, "export-not-on-own-mount", e->file, e->line, NULL,
-                                   strf("%s has no mount of its own in %s: it is served from the root "
-                                        "filesystem, and if a disk should be mounted there, clients see the "
-                                        "directory underneath",
+                                   strf("%s is not on a mount of its own in %s: it is served from the root "
+                                        "filesystem, so if a disk belongs there, clients see the empty directory "
+                                        "instead",
                                         path, c->fstab_file),
                                    strf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
                                         "%s ext4 defaults 0 2\"); otherwise nothing to do",
@@ -494,9 +495,8 @@ static int check_generator_order(struct context *c) {
                 if (!where)
                         return -ENOMEM;
                 r = finding_add(c->findings, DIAG_NOTE, "reexport-ordering", it->file, it->line, NULL,
-                                strf("re-export of the NFS mount %s: nfs-server-generator orders "
-                                     "nfs-server.service after this mount (RequiresMountsFor=) and not before "
-                                     "it: %s",
+                                strf("the NFS mount %s is re-exported, so nfs-server-generator does not order "
+                                     "nfs-server.service before it: %s",
                                      where, it->reason),
                                 strf("nothing to change; nfs-server-generator --explain shows the whole "
                                      "ordering"));
@@ -527,7 +527,7 @@ static int check_fstab(struct context *c) {
                                         what && where
                                                 ? strf("NFS mount %s comes from this host (%s) but "
                                                        "nfs-server.service is not enabled: boot waits for a "
-                                                       "server that never starts",
+                                                       "server that never starts, then the mount fails",
                                                        where, what)
                                                 : NULL,
                                         strf("systemctl enable nfs-server.service (or add noauto to line %u of "
@@ -554,32 +554,51 @@ static int check_fstab(struct context *c) {
         return 0;
 }
 
+/* rpc-pipefs-generator's own decision, so that the words are the same; it
+ * looks only at a configured directory other than the default, so the
+ * default (where the static units mount it) is checked here. */
 static int check_pipefs(struct context *c) {
         const struct check_input *in = c->in;
-        const struct fstab_mount *m;
-        const struct nfsconf_entry *e;
+        const struct nfsconf_entry *e = nfsconf_get(&in->conf, "general", "pipefs-directory");
+        _cleanup_(pipefs_plan_free) struct pipefs_plan plan = {};
+        _cleanup_(diag_list_free) struct diag_list diags = {};
         _cleanup_free_ char *dir = NULL, *type = NULL;
-        const char *other;
+        const struct fstab_mount *m;
+        int r;
 
-        if (!in->pipefs_directory)
+        r = pipefs_decide(&in->conf, in->pipefs_default, &in->fstab, NULL, &plan, &diags);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < diags.n; i++) {
+                const struct diag *g = &diags.items[i];
+                r = finding_add(c->findings, g->severity, "pipefs-directory-unusable", g->file, g->line, NULL,
+                                strdup(g->message),
+                                strf("on line %u of %s, set pipefs-directory= to an empty directory that is "
+                                     "no mount point, or remove the line to use %s",
+                                     g->line, g->file, in->pipefs_default));
+                if (r < 0)
+                        return r;
+        }
+        if (diags.n > 0 || plan.generate)
                 return 0;
-        m = strmap_get(&c->mounts, in->pipefs_directory);
+
+        /* the default directory, named or not */
+        m = strmap_get(&c->mounts, in->pipefs_default);
         if (!m || strcmp(m->fstype, "rpc_pipefs") == 0)
                 return 0;
-        e = nfsconf_get(&in->conf, "general", "pipefs-directory");
-        dir = escape_for_comment(in->pipefs_directory);
+        dir = escape_for_comment(in->pipefs_default);
         type = escape_for_comment(m->fstype);
         if (!dir || !type)
                 return -ENOMEM;
-        other = strcmp(in->pipefs_directory, "/run/rpc_pipefs") == 0 ? "/var/lib/nfs/rpc_pipefs"
-                                                                     : "/run/rpc_pipefs";
-        return finding_add(c->findings, DIAG_ERROR, "pipefs-directory-on-other-mount", e ? e->file : c->fstab_file,
+        return finding_add(c->findings, DIAG_ERROR, "pipefs-directory-unusable", e ? e->file : c->fstab_file,
                            e ? e->line : m->line, NULL,
-                           strf("pipefs-directory %s is also the mount point of a %s filesystem (%s:%u): one "
-                                "hides the other, so rpc.gssd and rpc.idmapd cannot reach the kernel's pipes",
-                                dir, type, c->fstab_file, m->line),
-                           strf("set pipefs-directory=%s in [general] of /etc/nfs.conf, or remove line %u of %s",
-                                other, m->line, c->fstab_file));
+                           strf("the pipefs directory %s%s is also the mount point of a %s filesystem (%s:%u): "
+                                "rpc_pipefs and that filesystem hide each other, so rpc.gssd and rpc.idmapd "
+                                "cannot reach the kernel",
+                                dir, e ? "" : " (the default)", type, c->fstab_file, m->line),
+                           strf("remove line %u of %s, or set pipefs-directory= in [general] of /etc/nfs.conf "
+                                "to an empty directory that is no mount point",
+                                m->line, c->fstab_file));
 }
 
 static int check_gssd(struct context *c) {

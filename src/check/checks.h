@@ -40,7 +40,7 @@ struct check_input {
         const char *keytab;            /* the keytab rpc.gssd uses */
         bool keytab_present;
         const char *export_root;       /* [exports] rootdir=, or NULL */
-        const char *pipefs_directory;  /* [general] pipefs-directory= or the default */
+        const char *pipefs_default;    /* STATEDIR/rpc_pipefs, where the static units mount it */
 };
 
 /* Adds a finding for every problem; returns 0 or -ENOMEM. */

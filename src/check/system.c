@@ -54,14 +54,6 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         if (r >= 0)
                 r = nfsconf_get_path(&in->conf, "exports", "rootdir", &in->read_diags, &s.export_root);
         if (r >= 0)
-                r = nfsconf_get_path(&in->conf, "general", "pipefs-directory", &in->read_diags,
-                                     &s.pipefs_directory);
-        if (r >= 0 && !s.pipefs_directory) {
-                s.pipefs_directory = strdup(NFS_STATEDIR "/rpc_pipefs");
-                if (!s.pipefs_directory)
-                        r = -ENOMEM;
-        }
-        if (r >= 0)
                 r = read_hostname(root, &s.hostname);
         if (r >= 0)
                 r = unit_links_read(root, &s.links);
@@ -85,7 +77,7 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         in->keytab_present = regular_file_exists(root, s.keytab);
         in->hostname = s.hostname;
         in->export_root = s.export_root;
-        in->pipefs_directory = s.pipefs_directory;
+        in->pipefs_default = NFS_STATEDIR "/rpc_pipefs";
         *ret = s;
         return 0;
 }
@@ -101,6 +93,5 @@ void check_system_free(struct check_system *s) {
         free(s->hostname);
         free(s->keytab);
         free(s->export_root);
-        free(s->pipefs_directory);
         *s = (struct check_system) {};
 }

@@ -12,7 +12,7 @@ struct check_system {
         struct check_input in;
         struct unit_links links;
         char *masks[_UNIT_MAX];
-        char *hostname, *keytab, *export_root, *pipefs_directory;
+        char *hostname, *keytab, *export_root;
 };
 
 /* Bad or missing configuration becomes diagnostics in in.read_diags; only
