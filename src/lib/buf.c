@@ -8,7 +8,7 @@
 
 #include "buf.h"
 
-static bool buf_reserve(struct buf *b, size_t extra) {
+bool buf_reserve(struct buf *b, size_t extra) {
         size_t want, cap;
         char *p;
 

@@ -15,6 +15,9 @@ struct buf {
         bool oom; /* sticky: once an append failed, the text is incomplete */
 };
 
+/* Makes room for `extra` more bytes (and a NUL); false (and sticky oom) if
+ * there is none. */
+bool buf_reserve(struct buf *b, size_t extra);
 void buf_append(struct buf *b, const char *s, size_t n);
 void buf_puts(struct buf *b, const char *s);
 void buf_putc(struct buf *b, char c);

@@ -205,12 +205,16 @@ bool utf8_is_valid_systemd(const char *s) {
         return true;
 }
 
+bool unit_value_path_representable(const char *path) {
+        return !strpbrk(path, "\n\r") && utf8_is_valid_systemd(path);
+}
+
 int unit_value_escape_path(const char *path, char **ret) {
         struct buf value = {};
         bool quote = false;
         int r;
 
-        if (strpbrk(path, "\n\r") || !utf8_is_valid_systemd(path))
+        if (!unit_value_path_representable(path))
                 return -EINVAL;
 
         /* Quoting keeps a trailing space from being stripped with the line's

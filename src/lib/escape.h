@@ -33,6 +33,8 @@ bool utf8_is_valid_systemd(const char *s);
  * not UTF-8, so a path with a newline, a carriage return or invalid UTF-8 has
  * no representation: -EINVAL. */
 int unit_value_escape_path(const char *path, char **ret);
+/* Whether unit_value_escape_path() can write the path. */
+bool unit_value_path_representable(const char *path);
 
 /* Text safe for a comment line: printable ASCII kept, everything else (and the
  * backslash, so no line can end in one) as \xNN. Returns NULL on OOM. */

@@ -90,10 +90,19 @@ enum token_result {
  * token cuts it there, as it does in exportfs. */
 static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok) {
         bool quoted = false;
+        char *t;
+        size_t len = 0;
         int c = 0;
 
+        /* room for the longest token allowed, once: the loop below is the
+         * hottest of the generator */
         tok->len = 0;
-        while (tok->len < max) {
+        buf_reserve(tok, max + 1);
+        if (buf_status(tok) < 0)
+                return TOKEN_NONE;
+        t = tok->data;
+
+        while (len < max) {
                 c = lex_getc(lx);
                 if (c == LEX_EOF)
                         break;
@@ -103,30 +112,26 @@ static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok
                         quoted = !quoted;
                         continue;
                 }
-                buf_putc(tok, (char) c);
-                if (tok->len >= 4) {
-                        unsigned char *t = (unsigned char *) tok->data + tok->len - 4;
-                        if (t[0] == '\\' && t[1] >= '0' && t[1] <= '7' && t[2] >= '0' && t[2] <= '7' &&
-                            t[3] >= '0' && t[3] <= '7') {
-                                unsigned v = (unsigned) ((t[1] - '0') * 64 + (t[2] - '0') * 8 + (t[3] - '0'));
-                                if (v < 256) {
-                                        tok->len -= 4;
-                                        buf_putc(tok, (char) v);
-                                }
+                t[len++] = (char) c;
+                if (len >= 4 && t[len - 4] == '\\' && t[len - 3] >= '0' && t[len - 3] <= '7' && t[len - 2] >= '0' &&
+                    t[len - 2] <= '7' && t[len - 1] >= '0' && t[len - 1] <= '7') {
+                        unsigned v = (unsigned) ((t[len - 3] - '0') * 64 + (t[len - 2] - '0') * 8 + (t[len - 1] - '0'));
+                        if (v < 256) {
+                                len -= 4;
+                                t[len++] = (char) v;
                         }
                 }
         }
+        tok->len = len;
+        t[len] = '\0';
         if (c == '\n')
                 lex_ungetc(lx);
-        if (tok->len == 0 && !quoted)
+        if (len == 0 && !quoted)
                 return TOKEN_NONE;
-        if (quoted && (c == LEX_EOF || tok->len >= max))
+        if (quoted && (c == LEX_EOF || len >= max))
                 return TOKEN_UNTERMINATED_QUOTE;
-        if (tok->len >= max)
+        if (len >= max)
                 return TOKEN_TOO_LONG;
-        if (buf_status(tok) < 0)
-                return TOKEN_NONE;
-        tok->data[tok->len] = '\0';
         return TOKEN_OK;
 }
 
@@ -156,13 +161,17 @@ static bool string_is_integer(const char *s, int base) {
         return *end == '\0';
 }
 
+/* Options without a value, sorted for bsearch(). */
 static const char *const plain_options[] = {
-        "ro", "rw", "secure", "insecure", "sync", "async", "nordirplus", "nohide", "hide",
-        "crossmnt", "nocrossmnt", "wdelay", "no_wdelay", "root_squash", "no_root_squash",
-        "all_squash", "no_all_squash", "subtree_check", "no_subtree_check", "auth_nlm",
-        "no_auth_nlm", "secure_locks", "insecure_locks", "acl", "no_acl", "pnfs", "no_pnfs",
-        "security_label",
+        "acl", "all_squash", "async", "auth_nlm", "crossmnt", "hide", "insecure", "insecure_locks",
+        "no_acl", "no_all_squash", "no_auth_nlm", "no_pnfs", "no_root_squash", "no_subtree_check",
+        "no_wdelay", "nocrossmnt", "nohide", "nordirplus", "pnfs", "ro", "root_squash", "rw",
+        "secure", "secure_locks", "security_label", "subtree_check", "sync", "wdelay",
 };
+
+static int compare_option(const void *key, const void *element) {
+        return strcmp(key, *(const char *const *) element);
+}
 
 struct option_context {
         const char *file;
@@ -197,13 +206,11 @@ static bool sec_flavor_is_known(const char *flavor, bool *krb5) {
 
 /* Parses a comma-separated option list into `client`. Returns -ENOMEM or 0;
  * malformed options set client->bad and add one diagnostic each. */
-static int parse_options(const char *list, struct export_client *client, const struct option_context *ctx) {
-        _cleanup_free_ char *copy = strdup(list);
-        char *cp = copy;
+/* `list` is taken apart in place. */
+static int parse_options(char *list, struct export_client *client, const struct option_context *ctx) {
+        char *cp = list;
         int r;
 
-        if (!copy)
-                return -ENOMEM;
         while (*cp == ' ' || *cp == '\t')
                 cp++;
         while (*cp) {
@@ -216,9 +223,8 @@ static int parse_options(const char *list, struct export_client *client, const s
                 } else
                         cp = opt + strlen(opt);
 
-                for (size_t i = 0; i < ELEMENTSOF(plain_options); i++)
-                        if (strcmp(opt, plain_options[i]) == 0)
-                                known = true;
+                known = bsearch(opt, plain_options, ELEMENTSOF(plain_options), sizeof(plain_options[0]),
+                                compare_option) != NULL;
 
                 if (known)
                         ;

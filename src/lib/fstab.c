@@ -76,7 +76,7 @@ static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, si
 static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, struct diag_list *diags) {
         const char *target = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
         const char *source = mnt_fs_get_source(fs);
-        _cleanup_free_ char *options = mnt_fs_strdup_options(fs);
+        const char *options = mnt_fs_get_options(fs);
         struct fstab_mount m = { .line = line };
         int r;
 
@@ -99,9 +99,18 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
         m.options = strdup(strempty(options));
         if (!m.what || !m.fstype || !m.options)
                 goto oom;
-        m.noauto = mnt_fs_get_option(fs, "noauto", NULL, NULL) == 0;
-        m.nofail = mnt_fs_get_option(fs, "nofail", NULL, NULL) == 0;
-        m.netdev = mnt_fs_get_option(fs, "_netdev", NULL, NULL) == 0;
+        /* one pass over the options for the three flags that matter */
+        for (char *p = m.options, *name, *value; ;) {
+                size_t name_size, value_size;
+                if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
+                        break;
+                if (name_size == 6 && strncmp(name, "noauto", 6) == 0)
+                        m.noauto = true;
+                else if (name_size == 6 && strncmp(name, "nofail", 6) == 0)
+                        m.nofail = true;
+                else if (name_size == 7 && strncmp(name, "_netdev", 7) == 0)
+                        m.netdev = true;
+        }
         m.nfs = strcmp(m.fstype, "nfs") == 0 || strcmp(m.fstype, "nfs4") == 0;
 
         if (t->n == t->cap) {

@@ -16,12 +16,31 @@ struct exported_path {
         bool every_client_mountpoint;
 };
 
+static int add_item_static(struct server_order *o, struct order_item *proto, const char *path, const char *unit);
+
+/* `reason` is a made string the item takes over (NULL: out of memory). */
 static int add_item(struct server_order *o, enum order_kind kind, const char *path, const char *unit,
                     const char *file, unsigned line, char *reason) {
-        struct order_item item = { .kind = kind, .file = file, .line = line, .reason = reason };
+        struct order_item item = { .kind = kind, .file = file, .line = line, .reason = reason,
+                                   .reason_owned = reason };
 
         if (!reason)
                 return -ENOMEM;
+        return add_item_static(o, &item, path, unit);
+}
+
+/* The common reasons are constant text: no allocation per directive. */
+static int add_item_fixed(struct server_order *o, enum order_kind kind, const char *path, const char *unit,
+                          const char *file, unsigned line, const char *reason) {
+        struct order_item item = { .kind = kind, .file = file, .line = line, .reason = reason };
+
+        return add_item_static(o, &item, path, unit);
+}
+
+static int add_item_static(struct server_order *o, struct order_item *proto, const char *path, const char *unit) {
+        struct order_item item = *proto;
+        char *reason = item.reason_owned;
+
         if (o->n == o->cap) {
                 size_t cap = o->cap ? o->cap * 2 : 64;
                 struct order_item *items = reallocarray(o->items, cap, sizeof(*items));
@@ -38,7 +57,7 @@ static int add_item(struct server_order *o, enum order_kind kind, const char *pa
                 goto oom;
         }
         o->items[o->n++] = item;
-        if (kind != ORDER_SKIPPED)
+        if (item.kind != ORDER_SKIPPED)
                 o->n_directives++;
         return 0;
 oom:
@@ -68,37 +87,6 @@ static int export_target(const char *export_root, const char *path, char **ret, 
                 path = joined;
         }
         return path_normalize(path, true, ret, had_dotdot);
-}
-
-/* The fstab mount nearest to `path` (itself, then each parent directory up to
- * "/") for which `match` holds, or NULL. */
-static const struct fstab_mount *find_mount_prefix(const struct strmap *mounts, const char *path,
-                                                   bool (*match)(const struct fstab_mount *)) {
-        _cleanup_free_ char *p = strdup(path);
-        const struct fstab_mount *m;
-
-        if (!p)
-                return NULL;
-        for (;;) {
-                char *slash;
-                m = strmap_get(mounts, p);
-                if (m && match(m))
-                        return m;
-                if (strcmp(p, "/") == 0)
-                        return NULL;
-                slash = strrchr(p, '/');
-                if (slash == p)
-                        slash[1] = '\0';
-                else
-                        *slash = '\0';
-        }
-}
-
-static bool mount_is_noauto(const struct fstab_mount *m) {
-        return m->noauto;
-}
-static bool mount_is_nfs(const struct fstab_mount *m) {
-        return m->nfs;
 }
 
 /* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
@@ -142,53 +130,53 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
 static int decide_export(struct server_order *o, const struct strmap *mounts, struct strmap *reexported,
                          const struct exported_path *ep, const char *fstab_file) {
         const struct export_entry *src = ep->first;
-        const struct fstab_mount *noauto, *nfs, *nearest_nfs;
-        _cleanup_free_ char *value = NULL;
+        const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL;
+        _cleanup_free_ char *p = strdup(ep->path);
         int r;
 
-        /* every NFS mount at or above the path holds an export */
-        nfs = nearest_nfs = find_mount_prefix(mounts, ep->path, mount_is_nfs);
-        while (nfs) {
-                r = strmap_put(reexported, nfs->where, (void *) ep, NULL);
-                if (r < 0)
-                        return r;
-                if (strcmp(nfs->where, "/") == 0)
-                        break;
-                {
-                        _cleanup_free_ char *parent = strdup(nfs->where);
-                        char *slash;
-                        if (!parent)
-                                return -ENOMEM;
-                        slash = strrchr(parent, '/');
-                        if (slash == parent)
-                                slash[1] = '\0';
-                        else
-                                *slash = '\0';
-                        nfs = find_mount_prefix(mounts, parent, mount_is_nfs);
+        if (!p)
+                return -ENOMEM;
+        /* One walk up from the path to "/": the nearest noauto mount, and
+         * every NFS mount on the way, which therefore holds an export. */
+        for (;;) {
+                const struct fstab_mount *m = strmap_get(mounts, p);
+                char *slash;
+
+                if (m && m->noauto && !noauto)
+                        noauto = m;
+                if (m && m->nfs) {
+                        if (!nearest_nfs)
+                                nearest_nfs = m;
+                        r = strmap_put(reexported, m->where, (void *) ep, NULL);
+                        if (r < 0)
+                                return r;
                 }
+                if (p[1] == '\0')
+                        break;
+                slash = strrchr(p, '/');
+                if (slash == p)
+                        slash[1] = '\0';
+                else
+                        *slash = '\0';
         }
 
-        noauto = find_mount_prefix(mounts, ep->path, mount_is_noauto);
         if (noauto)
                 return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                                 format("not ordered: lies at or below the noauto mount %s (%s:%u), "
                                        "which boot does not mount; requiring it would mount it",
                                        noauto->where, fstab_file, noauto->line));
         if (ep->every_client_mountpoint)
-                return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
-                                strdup("not ordered: every client has the mp/mountpoint option, so exportfs "
-                                       "serves it only once it is mounted"));
+                return add_item_fixed(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
+                                      "not ordered: every client has the mp/mountpoint option, so exportfs "
+                                      "serves it only once it is mounted");
 
-        r = unit_value_escape_path(ep->path, &value);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
+        if (!unit_value_path_representable(ep->path))
                 return add_fallback(o, mounts, ep->path, src, fstab_file);
 
-        return add_item(o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
-                        nearest_nfs ? strdup("exported path; it lies on an NFS mount (a re-export), so the server "
-                                     "comes after that mount")
-                            : strdup("exported path: the server starts only once it is mounted"));
+        return add_item_fixed(o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
+                              nearest_nfs ? "exported path; it lies on an NFS mount (a re-export), so the server "
+                                            "comes after that mount"
+                                          : "exported path: the server starts only once it is mounted");
 }
 
 static int decide_nfs_mount(struct server_order *o, const struct strmap *reexported,
@@ -197,10 +185,10 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
         _cleanup_free_ char *unit = NULL, *shown = NULL;
         int r;
 
-        shown = escape_for_comment(m->where);
-        if (!shown)
-                return -ENOMEM;
         if (ep) {
+                shown = escape_for_comment(m->where);
+                if (!shown)
+                        return -ENOMEM;
                 _cleanup_free_ char *exported = escape_for_comment(ep->path);
                 if (!exported)
                         return -ENOMEM;
@@ -223,12 +211,12 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return add_item(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
-                                strdup("NFS mount point has no valid mount unit name; systemd will not mount "
-                                       "it either"));
-        return add_item(o, ORDER_BEFORE_MOUNT_UNIT, m->where, unit, fstab_file, m->line,
-                        strdup("NFS mount: the server starts before it and stops after it (a loopback mount "
-                               "needs the server; unmounting after the server stopped hangs)"));
+                return add_item_fixed(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
+                                      "NFS mount point has no valid mount unit name; systemd will not mount "
+                                      "it either");
+        return add_item_fixed(o, ORDER_BEFORE_MOUNT_UNIT, m->where, unit, fstab_file, m->line,
+                              "NFS mount: the server starts before it and stops after it (a loopback mount "
+                              "needs the server; unmounting after the server stopped hangs)");
 }
 
 static bool client_list_all_mountpoint(const struct export_entry *e) {
@@ -392,13 +380,17 @@ int server_order_render(const struct server_order *order, bool explain, const st
                         r = unit_value_escape_path(it->path, &value);
                         if (r < 0)
                                 return r;
-                        buf_printf(out, "RequiresMountsFor=%s\n", value);
+                        buf_puts(out, "RequiresMountsFor=");
+                        buf_puts(out, value);
+                        buf_putc(out, '\n');
                         break;
                 case ORDER_AFTER_MOUNT_UNIT:
                         buf_printf(out, "Requires=%s\nAfter=%s\n", it->unit, it->unit);
                         break;
                 case ORDER_BEFORE_MOUNT_UNIT:
-                        buf_printf(out, "Before=%s\n", it->unit);
+                        buf_puts(out, "Before=");
+                        buf_puts(out, it->unit);
+                        buf_putc(out, '\n');
                         break;
                 case ORDER_SKIPPED:
                         break;
@@ -424,7 +416,7 @@ void server_order_free(struct server_order *order) {
         for (size_t i = 0; i < order->n; i++) {
                 free(order->items[i].path);
                 free(order->items[i].unit);
-                free(order->items[i].reason);
+                free(order->items[i].reason_owned);
         }
         free(order->items);
         *order = (struct server_order) {};

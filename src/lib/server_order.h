@@ -32,7 +32,8 @@ struct order_item {
         char *unit;        /* mount unit, for the *_MOUNT_UNIT kinds */
         const char *file;  /* where it comes from */
         unsigned line;
-        char *reason;      /* why this directive (or why none) */
+        const char *reason; /* why this directive (or why none) */
+        char *reason_owned; /* reason, when it was made for this item */
         bool reexport;     /* an NFS mount left without Before=: always commented */
 };
 
