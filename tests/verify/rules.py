@@ -457,6 +457,32 @@ def rule_documentation(c):
         c.that("man:nfs.systemd(7)" in docs, f"{name}: does not point to nfs.systemd(7)")
 
 
+def rule_volatile_state(c):
+    """Seed 003, the other half: on a system whose /var starts empty,
+    systemd-tmpfiles creates the state directory, the rpc_pipefs mount
+    point and statd's directories, before the rpc_pipefs mount."""
+    tmpfilesdir = os.environ["TMPFILESDIR"]
+    conf = os.path.join(ROOT, tmpfilesdir.lstrip("/"), "nfs-systemd.conf")
+    c.that(os.path.isfile(conf), f"{tmpfilesdir}/nfs-systemd.conf is not installed")
+    if not os.path.isfile(conf):
+        return
+    with tempfile.TemporaryDirectory() as empty:
+        dest = os.path.join(empty, tmpfilesdir.lstrip("/"))
+        os.makedirs(dest)
+        shutil.copy(conf, dest)
+        p = subprocess.run(["systemd-tmpfiles", "--root=" + empty, "--create"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+        out = p.stdout.decode("utf-8", "replace")
+        c.that(p.returncode == 0 and out.strip() == "",
+               f"systemd-tmpfiles --create exited {p.returncode}: {out.strip()}")
+        for d in ("", "/rpc_pipefs", "/sm", "/sm.bak"):
+            path = os.path.join(empty, (STATEDIR + d).lstrip("/"))
+            c.that(os.path.isdir(path), f"tmpfiles did not create {STATEDIR}{d}")
+    d = load(PIPEFS_MOUNT)
+    c.that(d[PIPEFS_MOUNT].has("After", "systemd-tmpfiles-setup.service"),
+           f"{PIPEFS_MOUNT}: not After=systemd-tmpfiles-setup.service")
+
+
 RULES = {
     "early-boot": rule_early_boot,
     "client-after-gss": rule_client_after_gss,
@@ -469,6 +495,7 @@ RULES = {
     "stop-and-reload": rule_stop_and_reload,
     "debian-alias": rule_debian_alias,
     "documentation": rule_documentation,
+    "volatile-state": rule_volatile_state,
 }
 
 
