@@ -1,0 +1,59 @@
+#!/bin/bash
+# What the generator promises beyond its output: exit 0 on any bad input,
+# non-zero only when it cannot write; no half-written file; no network at all
+# (client host names are never resolved); a stale drop-in goes when nothing is
+# exported any more.
+set -uo pipefail
+gen=$1
+cases=$(cd "$(dirname "$0")" && pwd)/nfs-server
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+passed=0 failed=0
+check() { # description, condition result
+	if [ "$2" -eq 0 ]; then echo "ok   $1"; passed=$((passed + 1)); else echo "FAIL $1"; failed=$((failed + 1)); fi
+}
+
+"$gen" --root="$cases/malformed-line/root" "$tmp/out1" 2>/dev/null
+check "bad lines: exit status 0" $?
+
+mkdir -p "$tmp/ro/nfs-server.service.d"
+chmod 555 "$tmp/ro/nfs-server.service.d"
+if [ "$(id -u)" -eq 0 ]; then
+	# root writes anywhere; a file where the directory should be stops it
+	rmdir "$tmp/ro/nfs-server.service.d" && touch "$tmp/ro/nfs-server.service.d"
+fi
+"$gen" --root="$cases/basic/root" "$tmp/ro" 2>"$tmp/err"
+status=$?
+[ $status -ne 0 ] && grep -q "Cannot write" "$tmp/err"
+check "unwritable output: non-zero exit and a message ($status)" $?
+[ -z "$(find "$tmp/ro" -name '.#*')" ]
+check "unwritable output: no temporary file left" $?
+
+mkdir -p "$tmp/out2/nfs-server.service.d"
+echo "stale" >"$tmp/out2/nfs-server.service.d/order-with-mounts.conf"
+"$gen" --root="$cases/nothing-exported/root" "$tmp/out2" 2>/dev/null
+[ $? -eq 0 ] && [ ! -e "$tmp/out2/nfs-server.service.d/order-with-mounts.conf" ]
+check "nothing exported: stale drop-in removed, exit 0" $?
+
+"$gen" --root="$cases/basic/root" "$tmp/out3" 2>/dev/null &&
+	"$gen" --root="$cases/escaping/root" "$tmp/out3" 2>/dev/null &&
+	cmp -s "$tmp/out3/nfs-server.service.d/order-with-mounts.conf" \
+		"$cases/escaping/expected/nfs-server.service.d/order-with-mounts.conf"
+check "rewrite replaces the whole file" $?
+
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=%network -o "$tmp/strace" "$gen" --root="$cases/clients/root" "$tmp/out4" 2>/dev/null
+	[ ! -s "$tmp/strace" ]
+	check "no network system call, host names never resolved" $?
+	[ -s "$tmp/strace" ] && head -5 "$tmp/strace"
+else
+	echo "FAIL strace is not installed: cannot check for network calls"
+	failed=$((failed + 1))
+fi
+
+"$gen" 2>/dev/null
+[ $? -ne 0 ]
+check "no arguments: usage error" $?
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
