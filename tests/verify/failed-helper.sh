@@ -7,7 +7,7 @@
 
 install_project "$SCRATCH/destdir"
 helper=$(find "$SCRATCH/destdir" -path '*/nfs-systemd/nfs-server-failed' -type f -print -quit)
-[ -n "$helper" ] && [ -x "$helper" ] || fail "nfs-server-failed is not installed executable"
+{ [ -n "$helper" ] && [ -x "$helper" ]; } || fail "nfs-server-failed is not installed executable"
 
 bin="$SCRATCH/bin"
 mkdir -p "$bin"

@@ -17,7 +17,6 @@ build="$SCRATCH/build"
 	-Dstatedir="$statedir" -Dfsidd=enabled -Dnfsv4_server=enabled \
 	-Dunitdir=/usr/lib/systemd/system >"$SCRATCH/setup.log" 2>&1 ||
 	{ cat "$SCRATCH/setup.log" >&2; fail "meson setup with Debian's layout failed"; }
-units="$build/units"
 dest="$SCRATCH/layout-destdir"
 # Only this project's "units" install tag: nothing needs compiling.
 "$MESON" install -C "$build" --no-rebuild --tags units --destdir "$dest" --quiet >"$SCRATCH/install2.log" 2>&1 ||

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for tests/verify, sourced by the bash tests.
 #
 # Environment (set by tests/verify/meson.build):
