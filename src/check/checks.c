@@ -160,38 +160,53 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
 
 /* --- what the readers said --- */
 
-static int check_read_diags(struct context *c) {
-        const struct diag_list *d = &c->in->read_diags;
+enum diag_source {
+        SOURCE_NFSCONF,
+        SOURCE_EXPORTS,
+        SOURCE_FSTAB,
+};
+
+static int add_read_diags(struct context *c, const struct diag_list *d, enum diag_source source) {
+        static const char *const ids[] = {
+                [SOURCE_NFSCONF] = "nfs-conf-malformed",
+                [SOURCE_EXPORTS] = "exports-malformed",
+                [SOURCE_FSTAB] = "fstab-malformed",
+        };
+        static const char *const manuals[] = {
+                [SOURCE_NFSCONF] = "nfs.conf(5)",
+                [SOURCE_EXPORTS] = "exports(5)",
+                [SOURCE_FSTAB] = "fstab(5)",
+        };
+        static const char *const then[] = {
+                [SOURCE_NFSCONF] = "",
+                [SOURCE_EXPORTS] = ", then run exportfs -ra",
+                [SOURCE_FSTAB] = ", then run systemctl daemon-reload",
+        };
 
         for (size_t i = 0; i < d->n; i++) {
                 const struct diag *g = &d->items[i];
-                const char *id;
-                char *fix;
                 int r;
 
-                if (strncmp(g->file, "/etc/exports", 12) == 0) {
-                        id = "exports-malformed";
-                        fix = g->line > 0 ? strf("correct or remove line %u of %s (see exports(5)), then run "
-                                                 "exportfs -ra",
-                                                 g->line, g->file)
-                                          : strf("make %s readable or remove it, then run exportfs -ra", g->file);
-                } else if (strcmp(g->file, c->fstab_file) == 0) {
-                        id = "fstab-malformed";
-                        fix = g->line > 0 ? strf("correct or remove line %u of %s (see fstab(5)), then run "
-                                                 "systemctl daemon-reload",
-                                                 g->line, g->file)
-                                          : strf("make %s readable, then run systemctl daemon-reload", g->file);
-                } else {
-                        id = "nfs-conf-malformed";
-                        fix = g->line > 0 ? strf("correct or remove line %u of %s (see nfs.conf(5))", g->line,
-                                                 g->file)
-                                          : strf("make %s readable or remove it", g->file);
-                }
-                r = finding_add(c->findings, g->severity, id, g->file, g->line, NULL, strdup(g->message), fix);
+                r = finding_add(c->findings, g->severity, ids[source], g->file, g->line, NULL, strdup(g->message),
+                                g->line > 0 ? strf("correct or remove line %u of %s (see %s)%s", g->line, g->file,
+                                                   manuals[source], then[source])
+                                            : strf("make %s readable or remove it%s", g->file, then[source]));
                 if (r < 0)
                         return r;
         }
         return 0;
+}
+
+/* What the readers said, in the order they read */
+static int check_read_diags(struct context *c) {
+        int r;
+
+        r = add_read_diags(c, &c->in->nfsconf_diags, SOURCE_NFSCONF);
+        if (r >= 0)
+                r = add_read_diags(c, &c->in->exports_diags, SOURCE_EXPORTS);
+        if (r >= 0)
+                r = add_read_diags(c, &c->in->fstab_diags, SOURCE_FSTAB);
+        return r;
 }
 
 /* --- units --- */

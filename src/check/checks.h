@@ -34,7 +34,9 @@ struct check_input {
         struct export_table exports;
         struct fstab_table fstab;
         struct nfsconf conf;
-        struct diag_list read_diags;   /* what the readers had to say */
+        /* what each reader had to say, kept apart so that each finding
+         * knows which file format it is about */
+        struct diag_list nfsconf_diags, exports_diags, fstab_diags;
         struct unit_info units[_UNIT_MAX];
         const char *hostname;          /* from /etc/hostname, or NULL */
         const char *keytab;            /* the keytab rpc.gssd uses */

@@ -46,13 +46,13 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         const struct nfsconf_entry *keytab;
         int r;
 
-        r = nfsconf_read(&in->conf, root, &in->read_diags);
+        r = nfsconf_read(&in->conf, root, &in->nfsconf_diags);
         if (r >= 0)
-                r = exports_read(&in->exports, root, &in->read_diags);
+                r = exports_read(&in->exports, root, &in->exports_diags);
         if (r >= 0)
-                r = fstab_read(&in->fstab, root, &in->read_diags);
+                r = fstab_read(&in->fstab, root, &in->fstab_diags);
         if (r >= 0)
-                r = nfsconf_get_path(&in->conf, "exports", "rootdir", &in->read_diags, &s.export_root);
+                r = nfsconf_get_path(&in->conf, "exports", "rootdir", &in->nfsconf_diags, &s.export_root);
         if (r >= 0)
                 r = read_hostname(root, &s.hostname);
         if (r >= 0)
@@ -86,7 +86,9 @@ void check_system_free(struct check_system *s) {
         export_table_free(&s->in.exports);
         fstab_table_free(&s->in.fstab);
         nfsconf_free(&s->in.conf);
-        diag_list_free(&s->in.read_diags);
+        diag_list_free(&s->in.nfsconf_diags);
+        diag_list_free(&s->in.exports_diags);
+        diag_list_free(&s->in.fstab_diags);
         unit_links_free(&s->links);
         for (size_t u = 0; u < _UNIT_MAX; u++)
                 free(s->masks[u]);

@@ -15,7 +15,7 @@ struct check_system {
         char *hostname, *keytab, *export_root;
 };
 
-/* Bad or missing configuration becomes diagnostics in in.read_diags; only
+/* Bad or missing configuration becomes diagnostics in the in.*_diags; only
  * -ENOMEM is an error. */
 int check_system_read(const struct rootfs *root, struct check_system *ret);
 void check_system_free(struct check_system *s);

@@ -66,22 +66,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 }
         }
 
-        if (exports_parse(&in.exports, parts[0], sizes[0], "/etc/exports", &in.read_diags) < 0)
+        if (exports_parse(&in.exports, parts[0], sizes[0], "/etc/exports", &in.exports_diags) < 0)
                 goto finish;
         in.fstab.file = "/etc/fstab";
         if (sizes[1] > 0) {
                 FILE *f = fmemopen((void *) parts[1], sizes[1], "r");
                 if (!f)
                         goto finish;
-                if (fstab_parse(&in.fstab, f, "/etc/fstab", &in.read_diags) < 0) {
+                if (fstab_parse(&in.fstab, f, "/etc/fstab", &in.fstab_diags) < 0) {
                         fclose(f);
                         goto finish;
                 }
                 fclose(f);
         }
-        if (nfsconf_parse(&in.conf, parts[2], sizes[2], "/etc/nfs.conf", NULL, &in.read_diags) < 0)
+        if (nfsconf_parse(&in.conf, parts[2], sizes[2], "/etc/nfs.conf", NULL, &in.nfsconf_diags) < 0)
                 goto finish;
-        if (nfsconf_get_path(&in.conf, "exports", "rootdir", &in.read_diags, &export_root) < 0)
+        if (nfsconf_get_path(&in.conf, "exports", "rootdir", &in.nfsconf_diags, &export_root) < 0)
                 goto finish;
         in.export_root = export_root;
         if (sizes[3] > 0) {
@@ -105,7 +105,9 @@ finish:
         export_table_free(&in.exports);
         fstab_table_free(&in.fstab);
         nfsconf_free(&in.conf);
-        diag_list_free(&in.read_diags);
+        diag_list_free(&in.nfsconf_diags);
+        diag_list_free(&in.exports_diags);
+        diag_list_free(&in.fstab_diags);
         free(export_root);
         free(hostname);
         free(copy);
