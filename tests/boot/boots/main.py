@@ -35,7 +35,7 @@ SCENARIO_SH = r'''
 for pair in s1:/srv/s1 s3:/srv/s3 s4:/srv/s4 "s9space:/srv/with space" "s9pct:/srv/pct%b"; do
 	key=${pair%%:*} path=${pair#*:}
 	mkdir -p "/mnt/c/$key"
-	cap "mount.$key" mount -t nfs -o vers=4.2,soft,timeo=100,retrans=2 "127.0.0.1:$path" "/mnt/c/$key"
+	cap "mount.$key" mount -t nfs -o vers=4.2,soft,timeo=100,retrans=2,retry=0 "127.0.0.1:$path" "/mnt/c/$key"
 	cap "ls.$key" ls -A "/mnt/c/$key"
 	umount "/mnt/c/$key"
 done
@@ -44,7 +44,7 @@ cap idmapd-fds sh -c 'ls -l /proc/$(pgrep -xo rpc.idmapd)/fd'
 # 7: NFSv3 mount and a lock on it: rpc.statd must come up (on demand or with the server).
 fact 7.statd-before "$(pids rpc.statd)"
 mkdir -p /mnt/v3
-cap 7.mount mount -t nfs -o vers=3,soft,timeo=100,retrans=2 127.0.0.1:/srv/s1 /mnt/v3
+cap 7.mount mount -t nfs -o vers=3,soft,timeo=100,retrans=2,retry=0 127.0.0.1:/srv/s1 /mnt/v3
 fact 7.statd-after "$(pids rpc.statd)"
 cap 7.lock flock -n -E 77 /mnt/v3/lockfile sh -c 'flock -n -E 78 /mnt/v3/lockfile true; echo inner=$?; grep -c POSIX /proc/locks'
 umount /mnt/v3
@@ -62,6 +62,12 @@ cap 14.reload systemctl reload nfs-server.service
 cap 14.exportfs exportfs -v
 fact 14.server-start-after "$(systemctl show -p InactiveExitTimestampMonotonic --value nfs-server.service)"
 fact 14.server-after-reload "$(systemctl is-active nfs-server.service)"
+# 14: a reload over a bad exports file is reported by systemctl, the server keeps serving.
+echo '/srv/late2 *(rw,no_such_option)' >/etc/exports.d/bad.exports
+cap 14.reload-bad systemctl reload nfs-server.service
+cap 14.exportfs-bad exportfs -v
+fact 14.server-after-bad-reload "$(systemctl is-active nfs-server.service)"
+rm -f /etc/exports.d/bad.exports
 '''
 
 DAEMONS = ['rpc.mountd', 'rpc.idmapd', 'rpc.statd', 'nfsdcld', 'rpc.gssd', 'rpc.svcgssd']
@@ -119,6 +125,9 @@ def check(n, sc, r):
                 sc.check(after and after != before,
                          'restart nfs-utils.service restarted %s' % d,
                          'pid before %s, after %s' % (before, after or 'none'))
+            else:
+                sc.check(not after, 'restart nfs-utils.service did not start %s' % d,
+                         'pid after %s' % after)
         sc.check(r.fact('14.server-after-restart') == 'active',
                  'nfs-server.service is active after the restart', r.fact('14.server-after-restart'))
         sc.check('/srv/late' in r.text('14.exportfs'), 'reload nfs-server.service exports a new export',
@@ -127,3 +136,8 @@ def check(n, sc, r):
                  and r.fact('14.server-after-reload') == 'active',
                  'reload did not restart the server',
                  (r.fact('14.server-start-before'), r.fact('14.server-start-after')))
+        sc.check(r.fact('rc.14.reload-bad') != '0', 'reload over a bad exports line is reported by systemctl',
+                 'rc=%s %s' % (r.fact('rc.14.reload-bad'), r.text('14.reload-bad').strip()[:200]))
+        sc.check(r.fact('14.server-after-bad-reload') == 'active' and '/srv/s1' in r.text('14.exportfs-bad'),
+                 'after the bad reload the server is active and still serves /srv/s1',
+                 '%s; %s' % (r.fact('14.server-after-bad-reload'), r.text('14.exportfs-bad').strip()[:200]))

@@ -55,7 +55,7 @@ ExecStart=/usr/local/sbin/origin-nfs
 }
 SCENARIO_SH = r'''
 mkdir -p /mnt/c8
-cap mount8 mount -t nfs -o vers=4.2,soft,timeo=100,retrans=2 127.0.0.1:/srv/re /mnt/c8
+cap mount8 mount -t nfs -o vers=4.2,soft,timeo=100,retrans=2,retry=0 127.0.0.1:/srv/re /mnt/c8
 cap ls8 ls -A /mnt/c8
 umount /mnt/c8
 '''

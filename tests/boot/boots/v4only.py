@@ -14,7 +14,7 @@ FILES = {
 }
 SCENARIO_SH = r'''
 mkdir -p /mnt/c6
-cap mount6 mount -t nfs4 -o soft,timeo=100,retrans=2 127.0.0.1:/srv/s6 /mnt/c6
+cap mount6 mount -t nfs4 -o soft,timeo=100,retrans=2,retry=0 127.0.0.1:/srv/s6 /mnt/c6
 cap ls6 ls -A /mnt/c6
 umount /mnt/c6
 snap after
@@ -29,6 +29,6 @@ def check(n, sc, r):
     sc.check(not r.pids('rpc.statd') and not r.pids('rpc.statd', 'after') and not started,
              'no rpc.statd process ever started', (r.pids('rpc.statd'), started[:2]))
     no_failed_units(sc, r)
-    no_failed_units(sc, r, 'after')
+    no_failed_units(sc, r, 'after', ' after the NFSv4 mount')
     state = r.fact('boot-state')
     sc.check(state == 'running', '`systemctl is-system-running` says running', state)

@@ -10,7 +10,8 @@ class Scenario:
         self.notes = []        # recorded, not asserted (e.g. what Debian's exportfs serves)
 
     def check(self, ok, what, seen=''):
-        self.assertions.append((bool(ok), what, str(seen)))
+        seen = str(seen)
+        self.assertions.append((bool(ok), what, seen))
         print('  %s  [%s] %2d: %s%s' % ('PASS' if ok else 'FAIL', self.side, self.number, what,
                                        '' if ok else '  (seen: %s)' % seen), flush=True)
         return bool(ok)
@@ -55,9 +56,9 @@ def ordered_after_mount(sc, r, path):
              'mounted at %s s, server start at %s s' % (mounted, started))
 
 
-def no_failed_units(sc, r, when='boot'):
+def no_failed_units(sc, r, when='boot', suffix=''):
     failed = r.text(when + '.failed').strip()
-    sc.check(failed == '', 'no failed unit', failed.replace('\n', '; ')[:300])
+    sc.check(failed == '', 'no failed unit' + suffix, failed.replace('\n', '; ')[:300])
 
 
 def server_active(sc, r, when='boot'):

@@ -38,18 +38,14 @@ class Results:
             return f.read()
 
     def show(self, unit, when='boot'):
-        """systemctl show properties of unit at snapshot when."""
-        props = {}
-        for line in self.text('%s.show.%s' % (when, unit)).splitlines():
-            key, _, value = line.partition('=')
-            props[key] = value
-        if not props:
-            # Mount units are shown together, one block per unit, each with its Id=.
-            for block in self.text(when + '.show-mounts').split('\n\n'):
+        """systemctl show properties of unit at snapshot when ({} if not shown)."""
+        for name in (when + '.show', when + '.show-mounts'):
+            # Several units per file, one block each, each with its Id=.
+            for block in self.text(name).split('\n\n'):
                 fields = dict(l.partition('=')[::2] for l in block.splitlines())
                 if fields.get('Id') == unit:
                     return fields
-        return props
+        return {}
 
     def show_list(self, unit, prop, when='boot'):
         """A list property (After=, RequiresMountsFor=...) as systemctl show quotes it."""
