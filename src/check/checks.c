@@ -108,34 +108,46 @@ static bool mount_wants_nfsv3_locking(const struct fstab_mount *m) {
         return v3 && !fstab_mount_has_option(m, "nolock", NULL);
 }
 
-/* Why NFSv3 is on, for messages: where it is said and in which words. */
+/* Why NFSv3 is on, for messages: the first place that turns it on, and how
+ * to turn it off there when it is the only one. */
 struct nfsv3_cause {
         bool on;
         const char *file; /* NULL when it is a default */
         unsigned line;
-        char *text;
+        char *text;       /* what turns it on */
+        char *off;        /* the edit that turns it off, when this is the only cause; else NULL */
 };
+
+static void nfsv3_cause_done(struct nfsv3_cause *v3) {
+        free(v3->text);
+        free(v3->off);
+}
 
 static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
         const struct check_input *in = c->in;
         const char *server = server_enabled(in);
+        struct nfsv3_cause v3 = {};
+        unsigned n_causes = 0;
 
-        *ret = (struct nfsv3_cause) {};
         if (server && nfsconf_get_bool(&in->conf, "nfsd", "vers3", true)) {
                 const struct nfsconf_entry *e = nfsconf_get(&in->conf, "nfsd", "vers3");
                 _cleanup_free_ char *value = e ? escape_for_comment(e->value) : NULL;
 
                 if (e && !value)
                         return -ENOMEM;
-                *ret = (struct nfsv3_cause) {
+                n_causes++;
+                v3 = (struct nfsv3_cause) {
                         .on = true,
                         .file = e ? e->file : NULL,
                         .line = e ? e->line : 0,
                         .text = e ? strf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on", server,
                                          value, e->file, e->line)
                                   : strf("%s is enabled and [nfsd] vers3 is on by default", server),
+                        .off = e ? strf("change line %u of %s to vers3=n if no client uses NFSv3", e->line, e->file)
+                                 : strf("set vers3=n in [nfsd] of /etc/nfs.conf if no client uses NFSv3"),
                 };
-                return ret->text ? 0 : -ENOMEM;
+                if (!v3.text || !v3.off)
+                        goto oom;
         }
         for (size_t i = 0; i < in->fstab.n; i++) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
@@ -143,19 +155,32 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
 
                 if (!mount_wants_nfsv3_locking(m))
                         continue;
+                if (n_causes++ > 0)
+                        continue;
                 where = escape_for_comment(m->where);
                 if (!where)
-                        return -ENOMEM;
-                *ret = (struct nfsv3_cause) {
+                        goto oom;
+                v3 = (struct nfsv3_cause) {
                         .on = true,
                         .file = c->fstab_file,
                         .line = m->line,
                         .text = strf("the NFS mount %s (%s:%u) asks for NFSv3 without nolock", where,
                                      c->fstab_file, m->line),
+                        .off = strf("give the mount on line %u of %s vers=4.2 (or nolock)", m->line,
+                                    c->fstab_file),
                 };
-                return ret->text ? 0 : -ENOMEM;
+                if (!v3.text || !v3.off)
+                        goto oom;
         }
+        if (n_causes > 1) {
+                free(v3.off);
+                v3.off = NULL;
+        }
+        *ret = v3;
         return 0;
+oom:
+        nfsv3_cause_done(&v3);
+        return -ENOMEM;
 }
 
 /* --- what the readers said --- */
@@ -224,11 +249,12 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
                 bool service = svc->masked_at != NULL;
                 r = finding_add(c->findings, DIAG_ERROR, "rpcbind-masked-nfsv3-on", v3->file, v3->line,
                                 check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
-                                strf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs rpcbind to find the "
-                                     "MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
+                                strf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs the local rpcbind for "
+                                     "its MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
                                      check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
                                      service ? svc->masked_at : sock->masked_at, v3->text),
-                                strf("systemctl unmask rpcbind.service rpcbind.socket"));
+                                strf("systemctl unmask rpcbind.service rpcbind.socket%s%s", v3->off ? ", or " : "",
+                                     strempty(v3->off)));
                 if (r < 0)
                         return r;
         }
@@ -267,7 +293,8 @@ static int check_statd(struct context *c, const struct nfsv3_cause *v3) {
                            strf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
                                 "rpc.statd, so lock requests fail and NFSv3 mounts without nolock are refused",
                                 statd->masked_at, v3->text),
-                           strf("systemctl unmask rpc-statd.service"));
+                           strf("systemctl unmask rpc-statd.service%s%s", v3->off ? ", or " : "",
+                                strempty(v3->off)));
 }
 
 static int check_nothing_exported(struct context *c) {
@@ -662,7 +689,7 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
         if (r >= 0)
                 r = check_nothing_exported(&c);
 
-        free(v3.text);
+        nfsv3_cause_done(&v3);
         strmap_free(&c.mounts);
         return r < 0 ? r : 0;
 }
