@@ -259,7 +259,9 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
                         return r;
         }
 
-        if (user && !svc->enabled_by && !sock->enabled_by && !svc->masked_at && !sock->masked_at) {
+        /* (not installed at all, rpcbind cannot start, and nothing needs saying) */
+        if (user && !svc->enabled_by && !sock->enabled_by && !svc->masked_at && !sock->masked_at &&
+            (svc->installed_at || sock->installed_at)) {
                 if (v3->on)
                         r = finding_add(c->findings, DIAG_NOTE, "rpcbind-disabled-not-masked", NULL, 0,
                                         check_unit_names[UNIT_RPCBIND_SERVICE],

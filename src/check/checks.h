@@ -24,6 +24,7 @@ enum check_unit {
 extern const char *const check_unit_names[_UNIT_MAX];
 
 struct unit_info {
+        const char *installed_at; /* its unit file, or NULL when no unit directory has it */
         const char *enabled_by; /* the .wants/.requires link that enables it, or NULL */
         const char *masked_at;  /* the /dev/null link that masks it, or NULL */
 };

@@ -61,6 +61,9 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
                 in->units[u].enabled_by = unit_links_enabled_by(&s.links, check_unit_names[u]);
                 r = unit_mask_find(root, check_unit_names[u], &s.masks[u]);
                 in->units[u].masked_at = s.masks[u];
+                if (r >= 0)
+                        r = unit_file_find(root, check_unit_names[u], &s.unit_files[u]);
+                in->units[u].installed_at = s.unit_files[u];
         }
         if (r >= 0) {
                 /* rpc.gssd's keytab-file=, else the Kerberos default */
@@ -90,8 +93,10 @@ void check_system_free(struct check_system *s) {
         diag_list_free(&s->in.exports_diags);
         diag_list_free(&s->in.fstab_diags);
         unit_links_free(&s->links);
-        for (size_t u = 0; u < _UNIT_MAX; u++)
+        for (size_t u = 0; u < _UNIT_MAX; u++) {
                 free(s->masks[u]);
+                free(s->unit_files[u]);
+        }
         free(s->hostname);
         free(s->keytab);
         free(s->export_root);

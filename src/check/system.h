@@ -11,7 +11,7 @@
 struct check_system {
         struct check_input in;
         struct unit_links links;
-        char *masks[_UNIT_MAX];
+        char *masks[_UNIT_MAX], *unit_files[_UNIT_MAX];
         char *hostname, *keytab, *export_root;
 };
 

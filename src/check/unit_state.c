@@ -209,3 +209,23 @@ int unit_mask_find(const struct rootfs *root, const char *unit, char **ret_path)
         *ret_path = NULL;
         return 0;
 }
+
+int unit_file_find(const struct rootfs *root, const char *unit, char **ret_path) {
+        for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++) {
+                _cleanup_free_ char *path = path_join(unit_dirs[i], unit);
+                int fd;
+
+                if (!path)
+                        return -ENOMEM;
+                fd = rootfs_open_file(root, path, O_PATH);
+                if (fd == -ENOMEM)
+                        return fd;
+                if (fd >= 0) {
+                        close(fd);
+                        *ret_path = TAKE_PTR(path);
+                        return 0;
+                }
+        }
+        *ret_path = NULL;
+        return 0;
+}

@@ -38,6 +38,11 @@ void unit_links_free(struct unit_links *links);
  * -ENOMEM. */
 int unit_mask_find(const struct rootfs *root, const char *unit, char **ret_path);
 
+/* The first unit directory (in unit_dirs order) holding a file named `unit`,
+ * followed within the root (a mask, a link to /dev/null, counts): *ret_path
+ * is that path, or NULL when the unit is not installed. Returns 0 or -ENOMEM. */
+int unit_file_find(const struct rootfs *root, const char *unit, char **ret_path);
+
 /* readlink() of `path` inside the root: the link itself is not followed, the
  * directories leading to it are (within the root). -EINVAL if not a link. */
 int rootfs_readlink(const struct rootfs *root, const char *path, char **ret);

@@ -5,7 +5,8 @@
  * may carry a raw control character (other than the newlines between lines).
  *
  * Input: two bytes of unit state (bit 2u: unit u enabled, bit 2u+1: masked),
- * one byte of flags (bit 0: the keytab exists), then up to four parts
+ * one byte of flags (bit 0: the keytab exists, bit 1: every unit is
+ * installed), then up to four parts
  * separated by 0xff bytes: exports, fstab, nfs.conf, hostname. */
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (unsigned u = 0; u < _UNIT_MAX; u++) {
                 in.units[u].enabled_by = state & (1u << (2 * u)) ? enabled_by : NULL;
                 in.units[u].masked_at = state & (1u << (2 * u + 1)) ? masked_at : NULL;
+                in.units[u].installed_at = data[2] & 2 ? "/usr/lib/systemd/system/x.service" : NULL;
         }
 
         /* a NUL-terminated copy, cut into parts at 0xff */
