@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "diag.h"
 #include "log.h"
 
@@ -25,14 +26,8 @@ int diag_add(struct diag_list *l, enum diag_severity severity, const char *file,
         if (!file_copy)
                 return -ENOMEM;
 
-        if (l->n == l->cap) {
-                size_t cap = l->cap ? l->cap * 2 : 16;
-                struct diag *items = reallocarray(l->items, cap, sizeof(*items));
-                if (!items)
-                        return -ENOMEM;
-                l->items = items;
-                l->cap = cap;
-        }
+        if (array_reserve(&l->items, &l->cap, l->n + 1, sizeof(*l->items)) < 0)
+                return -ENOMEM;
         l->items[l->n++] = (struct diag) {
                 .severity = severity,
                 .file = TAKE_PTR(file_copy),

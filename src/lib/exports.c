@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "buf.h"
 #include "escape.h"
 #include "exports.h"
@@ -281,14 +282,8 @@ static int parse_options(char *list, struct export_client *client, const struct 
 
 static int table_add_entry(struct export_table *t, char *path, const char *file, unsigned line,
                            struct export_entry **ret) {
-        if (t->n == t->cap) {
-                size_t cap = t->cap ? t->cap * 2 : 64;
-                struct export_entry *e = reallocarray(t->entries, cap, sizeof(*e));
-                if (!e)
-                        return -ENOMEM;
-                t->entries = e;
-                t->cap = cap;
-        }
+        if (array_reserve(&t->entries, &t->cap, t->n + 1, sizeof(*t->entries)) < 0)
+                return -ENOMEM;
         t->entries[t->n] = (struct export_entry) { .path = path, .file = file, .line = line };
         *ret = &t->entries[t->n++];
         return 0;
@@ -298,14 +293,8 @@ static int entry_add_client(struct export_entry *e, const char *host, size_t *ca
                             struct export_client **ret) {
         char *h;
 
-        if (e->n_clients == *cap) {
-                size_t c = *cap ? *cap * 2 : 4;
-                struct export_client *cl = reallocarray(e->clients, c, sizeof(*cl));
-                if (!cl)
-                        return -ENOMEM;
-                e->clients = cl;
-                *cap = c;
-        }
+        if (array_reserve(&e->clients, cap, e->n_clients + 1, sizeof(*e->clients)) < 0)
+                return -ENOMEM;
         h = strdup(host);
         if (!h)
                 return -ENOMEM;

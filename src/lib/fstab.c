@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "escape.h"
 #include "fstab.h"
 
@@ -18,15 +19,9 @@ struct parse_state {
 static int on_parse_error(struct libmnt_table *tb, const char *filename _unused_, int line) {
         struct parse_state *st = mnt_table_get_userdata(tb);
 
-        if (st->n_bad == st->cap_bad) {
-                size_t cap = st->cap_bad ? st->cap_bad * 2 : 8;
-                unsigned *b = reallocarray(st->bad_lines, cap, sizeof(*b));
-                if (!b) {
-                        st->error = -ENOMEM;
-                        return -1;
-                }
-                st->bad_lines = b;
-                st->cap_bad = cap;
+        if (array_reserve(&st->bad_lines, &st->cap_bad, st->n_bad + 1, sizeof(*st->bad_lines)) < 0) {
+                st->error = -ENOMEM;
+                return -1;
         }
         st->bad_lines[st->n_bad++] = (unsigned) line;
         return 1; /* skip the line, keep going */
@@ -51,15 +46,9 @@ static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, si
                         bad++;
                 if (bad < st->n_bad && st->bad_lines[bad] == lineno)
                         continue;
-                if (n == cap) {
-                        unsigned *l;
-                        cap = cap ? cap * 2 : 64;
-                        l = reallocarray(lines, cap, sizeof(*l));
-                        if (!l) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        lines = l;
+                if (array_reserve(&lines, &cap, n + 1, sizeof(*lines)) < 0) {
+                        r = -ENOMEM;
+                        break;
                 }
                 lines[n++] = lineno;
         }
@@ -113,14 +102,8 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
         }
         m.nfs = strcmp(m.fstype, "nfs") == 0 || strcmp(m.fstype, "nfs4") == 0;
 
-        if (t->n == t->cap) {
-                size_t cap = t->cap ? t->cap * 2 : 64;
-                struct fstab_mount *ms = reallocarray(t->mounts, cap, sizeof(*ms));
-                if (!ms)
-                        goto oom;
-                t->mounts = ms;
-                t->cap = cap;
-        }
+        if (array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0)
+                goto oom;
         t->mounts[t->n++] = m;
         return 0;
 oom:

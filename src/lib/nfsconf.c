@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array.h"
 #include "escape.h"
 #include "nfsconf.h"
 
@@ -43,14 +44,8 @@ static int add_entry(struct nfsconf *c, const char *section, const char *subsect
                      const char *value, const char *file, unsigned line) {
         struct nfsconf_entry e = { .file = file, .line = line };
 
-        if (c->n == c->cap) {
-                size_t cap = c->cap ? c->cap * 2 : 32;
-                struct nfsconf_entry *es = reallocarray(c->entries, cap, sizeof(*es));
-                if (!es)
-                        return -ENOMEM;
-                c->entries = es;
-                c->cap = cap;
-        }
+        if (array_reserve(&c->entries, &c->cap, c->n + 1, sizeof(*c->entries)) < 0)
+                return -ENOMEM;
         e.section = strdup(section);
         e.subsection = subsection ? strdup(subsection) : NULL;
         e.key = strdup(key);

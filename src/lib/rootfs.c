@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "macro.h"
 #include "rootfs.h"
 
@@ -291,15 +292,9 @@ int rootfs_list_dir(const struct rootfs *r, const char *dir, const char *suffix,
                         if (e < 0 || !S_ISREG(st.st_mode))
                                 continue;
                 }
-                if (n == cap) {
-                        char **p;
-                        cap = cap ? cap * 2 : 16;
-                        p = reallocarray(names, cap, sizeof(*names));
-                        if (!p) {
-                                e = -ENOMEM;
-                                goto fail;
-                        }
-                        names = p;
+                if (array_reserve(&names, &cap, n + 1, sizeof(*names)) < 0) {
+                        e = -ENOMEM;
+                        goto fail;
                 }
                 names[n] = strdup(de->d_name);
                 if (!names[n]) {

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "escape.h"
+#include "array.h"
 #include "server_order.h"
 #include "strmap.h"
+#include "strutil.h"
 
 /* One distinct exported path and what its export lines say about it. */
 struct exported_path {
@@ -16,7 +18,7 @@ struct exported_path {
         bool every_client_mountpoint;
 };
 
-static int add_item_static(struct server_order *o, struct order_item *proto, const char *path, const char *unit);
+static int item_append(struct server_order *o, struct order_item *proto, const char *path, const char *unit);
 
 /* `reason` is a made string the item takes over (NULL: out of memory). */
 static int add_item(struct server_order *o, enum order_kind kind, const char *path, const char *unit,
@@ -26,7 +28,7 @@ static int add_item(struct server_order *o, enum order_kind kind, const char *pa
 
         if (!reason)
                 return -ENOMEM;
-        return add_item_static(o, &item, path, unit);
+        return item_append(o, &item, path, unit);
 }
 
 /* The common reasons are constant text: no allocation per directive. */
@@ -34,21 +36,15 @@ static int add_item_fixed(struct server_order *o, enum order_kind kind, const ch
                           const char *file, unsigned line, const char *reason) {
         struct order_item item = { .kind = kind, .file = file, .line = line, .reason = reason };
 
-        return add_item_static(o, &item, path, unit);
+        return item_append(o, &item, path, unit);
 }
 
-static int add_item_static(struct server_order *o, struct order_item *proto, const char *path, const char *unit) {
+static int item_append(struct server_order *o, struct order_item *proto, const char *path, const char *unit) {
         struct order_item item = *proto;
         char *reason = item.reason_owned;
 
-        if (o->n == o->cap) {
-                size_t cap = o->cap ? o->cap * 2 : 64;
-                struct order_item *items = reallocarray(o->items, cap, sizeof(*items));
-                if (!items)
-                        goto oom;
-                o->items = items;
-                o->cap = cap;
-        }
+        if (array_reserve(&o->items, &o->cap, o->n + 1, sizeof(*o->items)) < 0)
+                goto oom;
         item.path = strdup(path);
         item.unit = unit ? strdup(unit) : NULL;
         if (!item.path || (unit && !item.unit)) {
@@ -63,18 +59,6 @@ static int add_item_static(struct server_order *o, struct order_item *proto, con
 oom:
         free(reason);
         return -ENOMEM;
-}
-
-static char *format(const char *fmt, ...) _printf_(1, 2);
-static char *format(const char *fmt, ...) {
-        va_list ap;
-        char *s;
-
-        va_start(ap, fmt);
-        if (vasprintf(&s, fmt, ap) < 0)
-                s = NULL;
-        va_end(ap);
-        return s;
 }
 
 /* The export path as the server sees it: rootdir prefixed, normalised. */
@@ -99,9 +83,8 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
 
         if (!p)
                 return -ENOMEM;
-        for (;;) {
+        do {
                 const struct fstab_mount *m = strmap_get(mounts, p);
-                char *slash;
                 if (m) {
                         _cleanup_free_ char *unit = NULL;
                         r = unit_name_from_path(m->where, "mount", &unit);
@@ -109,7 +92,7 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
                                 return r;
                         if (r >= 0) {
                                 r = add_item(o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
-                                             format("exported path has bytes systemd cannot read in "
+                                             strprintf("exported path has bytes systemd cannot read in "
                                                     "RequiresMountsFor= (newline or invalid UTF-8); ordered "
                                                     "after the fstab mount it lies on (%s:%u) instead",
                                                     fstab_file, m->line));
@@ -117,14 +100,8 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
                                         return r;
                         }
                 }
-                if (strcmp(p, "/") == 0)
-                        return 0;
-                slash = strrchr(p, '/');
-                if (slash == p)
-                        slash[1] = '\0';
-                else
-                        *slash = '\0';
-        }
+        } while (path_cut_last(p));
+        return 0;
 }
 
 static int decide_export(struct server_order *o, const struct strmap *mounts, struct strmap *reexported,
@@ -138,9 +115,8 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
                 return -ENOMEM;
         /* One walk up from the path to "/": the nearest noauto mount, and
          * every NFS mount on the way, which therefore holds an export. */
-        for (;;) {
+        do {
                 const struct fstab_mount *m = strmap_get(mounts, p);
-                char *slash;
 
                 if (m && m->noauto && !noauto)
                         noauto = m;
@@ -151,18 +127,11 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
                         if (r < 0)
                                 return r;
                 }
-                if (p[1] == '\0')
-                        break;
-                slash = strrchr(p, '/');
-                if (slash == p)
-                        slash[1] = '\0';
-                else
-                        *slash = '\0';
-        }
+        } while (path_cut_last(p));
 
         if (noauto)
                 return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
-                                format("not ordered: lies at or below the noauto mount %s (%s:%u), "
+                                strprintf("not ordered: lies at or below the noauto mount %s (%s:%u), "
                                        "which boot does not mount; requiring it would mount it",
                                        noauto->where, fstab_file, noauto->line));
         if (ep->every_client_mountpoint)
@@ -199,7 +168,7 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                 if (r < 0)
                         return r;
                 r = add_item(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
-                             format("NFS mount holds an export (%s, %s:%u): a re-export; the server must "
+                             strprintf("NFS mount holds an export (%s, %s:%u): a re-export; the server must "
                                     "come after it, so no Before= (it would be an ordering cycle)",
                                     exported, ep->first->file, ep->first->line));
                 if (r >= 0)
