@@ -69,3 +69,5 @@ def check(n, sc, r):
     server_active(sc, r)
     served_marker(sc, r, 'ls8', 're-exported /srv/re')
     sc.check(r.fact('boot-state') == 'running', 'system is running, not degraded', r.fact('boot-state'))
+    said = [l for l in r.text('generator-files').splitlines() if 're-export' in l]
+    sc.note('generator output on the re-export: %s' % (said[0].strip('# ') if said else 'nothing'))
