@@ -14,7 +14,7 @@ while IFS= read -r d; do manpath="$manpath${manpath:+:}$d"; done < <(
 	find "$SCRATCH/destdir" -type d -name man -path '*/share/man' -print)
 [ -n "$manpath" ] || fail "meson install installed no man pages"
 nfs_utils_pages=""
-for d in /usr/share/man /var/cache/nfs-systemd-dev/stock/usr/share/man; do
+for d in /usr/share/man /var/cache/nfs-systemd/stock/usr/share/man /var/cache/nfs-systemd-dev/stock/usr/share/man; do
 	if [ -e "$d/man8/rpc.nfsd.8.gz" ] || [ -e "$d/man8/rpc.nfsd.8" ]; then
 		nfs_utils_pages=$d
 		break
