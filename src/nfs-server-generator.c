@@ -24,9 +24,9 @@
  * NFSv4-only nfsv4-server.service where nfs-utils ships nfsv4.exportd. The
  * second gets the same ordering, but only where its unit exists, so that a
  * system without it carries no drop-in for a unit it does not have. */
-static const char *const server_units[] = { "nfs-server.service", "nfsv4-server.service" };
-static const char *const unit_dirs[] = { "/etc/systemd/system", "/run/systemd/system", "/usr/lib/systemd/system",
-                                         "/lib/systemd/system" };
+static const char *const server_units[] = {"nfs-server.service", "nfsv4-server.service"};
+static const char *const unit_dirs[] = {"/etc/systemd/system", "/run/systemd/system",
+                                        "/usr/lib/systemd/system", "/lib/systemd/system"};
 
 static bool unit_exists(const struct rootfs *root, const char *unit) {
         for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++) {
@@ -45,8 +45,8 @@ static bool unit_exists(const struct rootfs *root, const char *unit) {
 
 /* Writes (or, with nothing exported, removes) the drop-in of each server
  * unit. Returns 0 or the first error, after logging it. */
-static int write_dropins(const struct generator_args *args, const struct rootfs *root, const struct buf *text,
-                         bool anything_exported) {
+static int write_dropins(const struct generator_args *args, const struct rootfs *root,
+                         const struct buf *text, bool anything_exported) {
         for (size_t i = 0; i < ELEMENTSOF(server_units); i++) {
                 _cleanup_free_ char *dir = NULL;
                 int r;
@@ -74,7 +74,7 @@ static int run(const struct generator_args *args) {
         _cleanup_(nfsconf_free) struct nfsconf conf = {};
         _cleanup_(diag_list_free) struct diag_list diags = {};
         _cleanup_(server_order_free) struct server_order order = {};
-        _cleanup_(rootfs_close) struct rootfs root = { .fd = -1 };
+        _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         _cleanup_(buf_free) struct buf text = {};
         _cleanup_free_ char *export_root = NULL;
         int r;
@@ -102,7 +102,8 @@ static int run(const struct generator_args *args) {
 
         if (args->explain) {
                 if (!order.anything_exported) {
-                        printf("# Nothing is exported: no drop-in for nfs-server.service would be written.\n");
+                        printf("# Nothing is exported: no drop-in for nfs-server.service would be "
+                               "written.\n");
                         diag_list_log(&diags);
                         return 0;
                 }
@@ -128,9 +129,9 @@ int main(int argc, char *argv[]) {
         int r;
 
         log_setup("nfs-server-generator");
-        r = generator_parse_args(argc, argv, "nfs-server-generator",
-                                 "Order nfs-server.service after exported filesystems and before NFS mounts.",
-                                 &args);
+        r = generator_parse_args(
+                argc, argv, "nfs-server-generator",
+                "Order nfs-server.service after exported filesystems and before NFS mounts.", &args);
         if (r <= 0)
                 return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -20,7 +20,8 @@
 /* What is mounted now, to refuse a directory that is another filesystem's
  * mount point. Only for the running system: an image under --root has no
  * mounts of its own to ask about. */
-static int read_mounted(const struct generator_args *args, struct fstab_table *mounted, struct diag_list *diags) {
+static int read_mounted(const struct generator_args *args, struct fstab_table *mounted,
+                        struct diag_list *diags) {
         _cleanup_fclose_ FILE *f = NULL;
 
         if (strcmp(args->root, "/") != 0)
@@ -36,7 +37,7 @@ static int run(const struct generator_args *args) {
         _cleanup_(fstab_table_free) struct fstab_table fstab = {}, mounted = {};
         _cleanup_(diag_list_free) struct diag_list diags = {}, mount_diags = {};
         _cleanup_(pipefs_plan_free) struct pipefs_plan plan = {};
-        _cleanup_(rootfs_close) struct rootfs root = { .fd = -1 };
+        _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         _cleanup_(buf_free) struct buf mount_text = {}, target_text = {};
         int r;
 
@@ -69,7 +70,8 @@ static int run(const struct generator_args *args) {
                 return log_error_errno(r, "Cannot render the units: %m");
 
         if (args->explain) {
-                printf("# %s\n%s\n# rpc_pipefs.target\n%s", plan.unit, buf_str(&mount_text), buf_str(&target_text));
+                printf("# %s\n%s\n# rpc_pipefs.target\n%s", plan.unit, buf_str(&mount_text),
+                       buf_str(&target_text));
                 return fflush(stdout) == 0 ? 0 : log_error_errno(errno, "Cannot write to stdout: %m");
         }
         r = unitfile_write_atomic(args->normal_dir, plan.unit, mount_text.data, mount_text.len);
@@ -87,7 +89,8 @@ int main(int argc, char *argv[]) {
 
         log_setup("rpc-pipefs-generator");
         r = generator_parse_args(argc, argv, "rpc-pipefs-generator",
-                                 "Mount rpc_pipefs where nfs.conf's [general] pipefs-directory= says.", &args);
+                                 "Mount rpc_pipefs where nfs.conf's [general] pipefs-directory= says.",
+                                 &args);
         if (r <= 0)
                 return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -76,5 +76,5 @@ const char *buf_str(struct buf *b) {
 
 void buf_free(struct buf *b) {
         free(b->data);
-        *b = (struct buf) {};
+        *b = (struct buf){};
 }

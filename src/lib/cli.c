@@ -21,13 +21,13 @@ static void usage(FILE *f, const char *program, const char *summary) {
 int generator_parse_args(int argc, char *argv[], const char *program, const char *summary,
                          struct generator_args *ret) {
         static const struct option options[] = {
-                { "root", required_argument, NULL, 'r' },
-                { "explain", no_argument, NULL, 'e' },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, 'V' },
+                {"root", required_argument, NULL, 'r'},
+                {"explain", no_argument, NULL, 'e'},
+                {"help", no_argument, NULL, 'h'},
+                {"version", no_argument, NULL, 'V'},
                 {},
         };
-        struct generator_args args = { .root = "/" };
+        struct generator_args args = {.root = "/"};
         int c, rest;
 
         while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0)

@@ -28,7 +28,7 @@ int diag_add(struct diag_list *l, enum diag_severity severity, const char *file,
 
         if (array_reserve(&l->items, &l->cap, l->n + 1, sizeof(*l->items)) < 0)
                 return -ENOMEM;
-        l->items[l->n++] = (struct diag) {
+        l->items[l->n++] = (struct diag){
                 .severity = severity,
                 .file = TAKE_PTR(file_copy),
                 .line = line,
@@ -68,5 +68,5 @@ void diag_list_free(struct diag_list *l) {
                 free(l->items[i].message);
         }
         free(l->items);
-        *l = (struct diag_list) {};
+        *l = (struct diag_list){};
 }

@@ -16,9 +16,9 @@ enum diag_severity {
 
 struct diag {
         enum diag_severity severity;
-        char *file;     /* as the administrator knows it, e.g. "/etc/exports" */
-        unsigned line;  /* 0 when the problem concerns the whole file */
-        char *message;  /* one sentence: what is wrong and what happens now */
+        char *file;    /* as the administrator knows it, e.g. "/etc/exports" */
+        unsigned line; /* 0 when the problem concerns the whole file */
+        char *message; /* one sentence: what is wrong and what happens now */
 };
 
 struct diag_list {

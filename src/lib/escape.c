@@ -87,7 +87,7 @@ static bool unit_name_char_is_plain(char c) {
 
 static void escape_byte(struct buf *b, unsigned char c) {
         static const char hex[] = "0123456789abcdef";
-        char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+        char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
         buf_append(b, e, sizeof(e));
 }
 

@@ -79,7 +79,7 @@ static void lex_skip(struct lexer *lx, const char *set) {
 }
 
 enum token_result {
-        TOKEN_NONE,       /* end of line (or file): no token */
+        TOKEN_NONE, /* end of line (or file): no token */
         TOKEN_OK,
         TOKEN_TOO_LONG,
         TOKEN_UNTERMINATED_QUOTE,
@@ -114,9 +114,10 @@ static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok
                         continue;
                 }
                 t[len++] = (char) c;
-                if (len >= 4 && t[len - 4] == '\\' && t[len - 3] >= '0' && t[len - 3] <= '7' && t[len - 2] >= '0' &&
-                    t[len - 2] <= '7' && t[len - 1] >= '0' && t[len - 1] <= '7') {
-                        unsigned v = (unsigned) ((t[len - 3] - '0') * 64 + (t[len - 2] - '0') * 8 + (t[len - 1] - '0'));
+                if (len >= 4 && t[len - 4] == '\\' && t[len - 3] >= '0' && t[len - 3] <= '7' &&
+                    t[len - 2] >= '0' && t[len - 2] <= '7' && t[len - 1] >= '0' && t[len - 1] <= '7') {
+                        unsigned v = (unsigned) ((t[len - 3] - '0') * 64 + (t[len - 2] - '0') * 8 +
+                                                 (t[len - 1] - '0'));
                         if (v < 256) {
                                 len -= 4;
                                 t[len++] = (char) v;
@@ -164,10 +165,34 @@ static bool string_is_integer(const char *s, int base) {
 
 /* Options without a value, sorted for bsearch(). */
 static const char *const plain_options[] = {
-        "acl", "all_squash", "async", "auth_nlm", "crossmnt", "hide", "insecure", "insecure_locks",
-        "no_acl", "no_all_squash", "no_auth_nlm", "no_pnfs", "no_root_squash", "no_subtree_check",
-        "no_wdelay", "nocrossmnt", "nohide", "nordirplus", "pnfs", "ro", "root_squash", "rw",
-        "secure", "secure_locks", "security_label", "subtree_check", "sync", "wdelay",
+        "acl",
+        "all_squash",
+        "async",
+        "auth_nlm",
+        "crossmnt",
+        "hide",
+        "insecure",
+        "insecure_locks",
+        "no_acl",
+        "no_all_squash",
+        "no_auth_nlm",
+        "no_pnfs",
+        "no_root_squash",
+        "no_subtree_check",
+        "no_wdelay",
+        "nocrossmnt",
+        "nohide",
+        "nordirplus",
+        "pnfs",
+        "ro",
+        "root_squash",
+        "rw",
+        "secure",
+        "secure_locks",
+        "security_label",
+        "subtree_check",
+        "sync",
+        "wdelay",
 };
 
 static int compare_option(const void *key, const void *element) {
@@ -188,14 +213,15 @@ static int option_problem(const struct option_context *ctx, const char *what, co
 
         if (!path || !shown)
                 return -ENOMEM;
-        return diag_add(ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
-                        "%s \"%s\" for %s%s%s: exportfs refuses this export; its path %s still counts for ordering",
-                        what, shown, *ctx->host ? "client \"" : "every client", ctx->host,
-                        *ctx->host ? "\"" : "", path);
+        return diag_add(
+                ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
+                "%s \"%s\" for %s%s%s: exportfs refuses this export; its path %s still counts for ordering",
+                what, shown, *ctx->host ? "client \"" : "every client", ctx->host, *ctx->host ? "\"" : "",
+                path);
 }
 
 static bool sec_flavor_is_known(const char *flavor, bool *krb5) {
-        static const char *const flavors[] = { "krb5", "krb5i", "krb5p", "unix", "sys", "null", "none" };
+        static const char *const flavors[] = {"krb5", "krb5i", "krb5p", "unix", "sys", "null", "none"};
         for (size_t i = 0; i < ELEMENTSOF(flavors); i++)
                 if (strcmp(flavor, flavors[i]) == 0) {
                         if (i < 3)
@@ -284,7 +310,7 @@ static int table_add_entry(struct export_table *t, char *path, const char *file,
                            struct export_entry **ret) {
         if (array_reserve(&t->entries, &t->cap, t->n + 1, sizeof(*t->entries)) < 0)
                 return -ENOMEM;
-        t->entries[t->n] = (struct export_entry) { .path = path, .file = file, .line = line };
+        t->entries[t->n] = (struct export_entry){.path = path, .file = file, .line = line};
         *ret = &t->entries[t->n++];
         return 0;
 }
@@ -298,14 +324,14 @@ static int entry_add_client(struct export_entry *e, const char *host, size_t *ca
         h = strdup(host);
         if (!h)
                 return -ENOMEM;
-        e->clients[e->n_clients] = (struct export_client) { .host = h };
+        e->clients[e->n_clients] = (struct export_client){.host = h};
         *ret = &e->clients[e->n_clients++];
         return 0;
 }
 
 /* One client token: "host", "host(opts)", "(opts)", or "" for none. */
-static int parse_client(struct export_entry *e, size_t *cap, char *token, const struct export_client *defaults,
-                        struct option_context *ctx) {
+static int parse_client(struct export_entry *e, size_t *cap, char *token,
+                        const struct export_client *defaults, struct option_context *ctx) {
         struct export_client *client;
         char *open = strchr(token, '('), *host = token;
         int r;
@@ -331,10 +357,11 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token, const 
                         client->bad = true;
                         if (!path)
                                 return -ENOMEM;
-                        return diag_add(ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
-                                        "bad option list for client \"%s\" (a \"(\" needs one \")\" at the "
-                                        "end): exportfs refuses this export; its path %s still counts for ordering",
-                                        host, path);
+                        return diag_add(
+                                ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
+                                "bad option list for client \"%s\" (a \"(\" needs one \")\" at the "
+                                "end): exportfs refuses this export; its path %s still counts for ordering",
+                                host, path);
                 }
                 *close = '\0';
                 r = parse_options(open + 1, client, ctx);
@@ -352,7 +379,7 @@ static int path_problem(const char *file, unsigned line, struct diag_list *diags
 
 int exports_parse(struct export_table *t, const char *data, size_t size, const char *file,
                   struct diag_list *diags) {
-        struct lexer lx = { .p = data, .end = data + size, .line = 1 };
+        struct lexer lx = {.p = data, .end = data + size, .line = 1};
         struct buf tok = {};
         const char *shown_file;
         char **files;
@@ -369,7 +396,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
 
         for (;;) {
                 struct export_client defaults = {};
-                struct option_context ctx = { .file = shown_file, .diags = diags };
+                struct option_context ctx = {.file = shown_file, .diags = diags};
                 struct export_entry *entry;
                 enum token_result res;
                 const char *line_start;
@@ -392,8 +419,10 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         /* a carriage return, vertical tab or form feed where a
                          * path should start: exportfs stops reading here */
                         _cleanup_free_ char *what = NULL;
-                        if (asprintf(&what, "unexpected byte 0x%02x where a path should start (exportfs stops "
-                                            "reading the file here)", (unsigned char) *line_start) < 0) {
+                        if (asprintf(&what,
+                                     "unexpected byte 0x%02x where a path should start (exportfs stops "
+                                     "reading the file here)",
+                                     (unsigned char) *line_start) < 0) {
                                 what = NULL;
                                 r = -ENOMEM;
                                 break;
@@ -455,7 +484,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         }
                         if (res == TOKEN_NONE) {
                                 if (entry->n_clients == 0)
-                                        r = parse_client(entry, &client_cap, (char[]) { "" }, &defaults, &ctx);
+                                        r = parse_client(entry, &client_cap, (char[]){""}, &defaults, &ctx);
                                 break;
                         }
                         if (res != TOKEN_OK) {
@@ -464,13 +493,14 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                         r = -ENOMEM;
                                         break;
                                 }
-                                r = diag_add(diags, DIAG_ERROR, shown_file, lx.line,
-                                             res == TOKEN_TOO_LONG
-                                                     ? "client and options longer than 511 bytes: exportfs "
-                                                       "refuses this line; its path %s still counts for ordering"
-                                                     : "double quote opened and never closed: exportfs "
-                                                       "refuses this line; its path %s still counts for ordering",
-                                             shown);
+                                r = diag_add(
+                                        diags, DIAG_ERROR, shown_file, lx.line,
+                                        res == TOKEN_TOO_LONG
+                                                ? "client and options longer than 511 bytes: exportfs "
+                                                  "refuses this line; its path %s still counts for ordering"
+                                                : "double quote opened and never closed: exportfs "
+                                                  "refuses this line; its path %s still counts for ordering",
+                                        shown);
                                 lex_resync(&lx, line_start, line);
                                 break;
                         }
@@ -552,5 +582,5 @@ void export_table_free(struct export_table *t) {
         }
         free(t->entries);
         strv_free(t->files, t->n_files);
-        *t = (struct export_table) {};
+        *t = (struct export_table){};
 }

@@ -12,17 +12,17 @@
  * and the rest of the file still counts. */
 
 struct export_client {
-        char *host;        /* "" when the line names no client (everyone) */
-        bool mountpoint;   /* "mp"/"mountpoint" (from the client or the line's defaults) */
-        bool fsid;         /* "fsid=" given */
-        bool sec_krb5;     /* "sec=" lists a krb5 flavour */
-        bool bad;          /* its option list is malformed: exportfs refuses it */
+        char *host;      /* "" when the line names no client (everyone) */
+        bool mountpoint; /* "mp"/"mountpoint" (from the client or the line's defaults) */
+        bool fsid;       /* "fsid=" given */
+        bool sec_krb5;   /* "sec=" lists a krb5 flavour */
+        bool bad;        /* its option list is malformed: exportfs refuses it */
 };
 
 struct export_entry {
-        char *path;        /* the path as exportfs reads it (octal escapes and quotes undone) */
-        const char *file;  /* points into export_table.files */
-        unsigned line;     /* where the path stands */
+        char *path;       /* the path as exportfs reads it (octal escapes and quotes undone) */
+        const char *file; /* points into export_table.files */
+        unsigned line;    /* where the path stands */
         struct export_client *clients;
         size_t n_clients;
 };
@@ -31,7 +31,7 @@ struct export_table {
         struct export_entry *entries;
         size_t n;
         size_t cap;
-        char **files;      /* display names of the files read, owned here */
+        char **files; /* display names of the files read, owned here */
         size_t n_files;
 };
 

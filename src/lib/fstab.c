@@ -66,7 +66,7 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
         const char *target = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
         const char *source = mnt_fs_get_source(fs);
         const char *options = mnt_fs_get_options(fs);
-        struct fstab_mount m = { .line = line };
+        struct fstab_mount m = {.line = line};
         int r;
 
         if (!target || target[0] != '/')
@@ -77,10 +77,11 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
                 return r;
         if (r < 0) {
                 _cleanup_free_ char *shown = escape_for_comment(target);
-                return shown ? diag_add(diags, DIAG_WARNING, t->file, line,
-                                        "mount point \"%s\" is not a normalised path systemd can name a unit "
-                                        "for; ignoring this line",
-                                        shown)
+                return shown ? diag_add(
+                                       diags, DIAG_WARNING, t->file, line,
+                                       "mount point \"%s\" is not a normalised path systemd can name a unit "
+                                       "for; ignoring this line",
+                                       shown)
                              : -ENOMEM;
         }
         m.what = strdup(strempty(source));
@@ -89,7 +90,7 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
         if (!m.what || !m.fstype || !m.options)
                 goto oom;
         /* one pass over the options for the three flags that matter */
-        for (char *p = m.options, *name, *value; ;) {
+        for (char *p = m.options, *name, *value;;) {
                 size_t name_size, value_size;
                 if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
                         break;
@@ -202,5 +203,5 @@ void fstab_table_free(struct fstab_table *t) {
                 free(t->mounts[i].options);
         }
         free(t->mounts);
-        *t = (struct fstab_table) {};
+        *t = (struct fstab_table){};
 }

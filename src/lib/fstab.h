@@ -11,13 +11,13 @@
 /* /etc/fstab through libmount, reduced to what NFS ordering needs. */
 
 struct fstab_mount {
-        char *where;     /* mount point, normalised as systemd names its unit */
-        char *what;      /* source as written (unescaped) */
+        char *where; /* mount point, normalised as systemd names its unit */
+        char *what;  /* source as written (unescaped) */
         char *fstype;
-        char *options;   /* all options, as libmount joins them ("" when none) */
+        char *options; /* all options, as libmount joins them ("" when none) */
         unsigned line;
         bool noauto, nofail, netdev;
-        bool nfs;        /* type nfs or nfs4 */
+        bool nfs; /* type nfs or nfs4 */
 };
 
 struct fstab_table {

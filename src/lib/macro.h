@@ -6,9 +6,17 @@
 #include <unistd.h>
 
 /* Cleanup helpers: every early return frees what the function owned. */
-static inline void freep(void *p) { free(*(void **)p); }
-static inline void fclosep(FILE **f) { if (*f) fclose(*f); }
-static inline void closep(int *fd) { if (*fd >= 0) close(*fd); }
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+static inline void fclosep(FILE **f) {
+        if (*f)
+                fclose(*f);
+}
+static inline void closep(int *fd) {
+        if (*fd >= 0)
+                close(*fd);
+}
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_free_ _cleanup_(freep)
@@ -20,7 +28,19 @@ static inline void closep(int *fd) { if (*fd >= 0) close(*fd); }
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 
 /* Hand ownership of a pointer to the caller and leave NULL behind. */
-#define TAKE_PTR(p) ({ __typeof__(p) _t = (p); (p) = NULL; _t; })
-#define TAKE_FD(fd) ({ int _t = (fd); (fd) = -1; _t; })
+#define TAKE_PTR(p)                     \
+        ({                              \
+                __typeof__(p) _t = (p); \
+                (p) = NULL;             \
+                _t;                     \
+        })
+#define TAKE_FD(fd)            \
+        ({                     \
+                int _t = (fd); \
+                (fd) = -1;     \
+                _t;            \
+        })
 
-static inline const char *strempty(const char *s) { return s ? s : ""; }
+static inline const char *strempty(const char *s) {
+        return s ? s : "";
+}

@@ -42,7 +42,7 @@ static int add_file(struct nfsconf *c, const char *file, const char **ret) {
 
 static int add_entry(struct nfsconf *c, const char *section, const char *subsection, const char *key,
                      const char *value, const char *file, unsigned line) {
-        struct nfsconf_entry e = { .file = file, .line = line };
+        struct nfsconf_entry e = {.file = file, .line = line};
 
         if (array_reserve(&c->entries, &c->cap, c->n + 1, sizeof(*c->entries)) < 0)
                 return -ENOMEM;
@@ -80,8 +80,8 @@ static int include_file(struct nfsconf *c, const char *including, const char *ta
         else {
                 /* relative to the directory of the file that includes it */
                 const char *slash = strrchr(including, '/');
-                if (asprintf(&path, "%.*s/%s", slash ? (int) (slash - including) : 1, slash ? including : ".",
-                             target) < 0)
+                if (asprintf(&path, "%.*s/%s", slash ? (int) (slash - including) : 1,
+                             slash ? including : ".", target) < 0)
                         path = NULL;
         }
         if (!path)
@@ -97,8 +97,8 @@ static int include_file(struct nfsconf *c, const char *including, const char *ta
                 return r;
         if (r < 0)
                 return optional ? 0
-                                : diag_add(diags, DIAG_WARNING, file, line, "included file %s cannot be read: %s",
-                                           path, strerror(-r));
+                                : diag_add(diags, DIAG_WARNING, file, line,
+                                           "included file %s cannot be read: %s", path, strerror(-r));
         return parse_file(c, data, size, path, root, diags, depth + 1);
 }
 
@@ -202,7 +202,8 @@ int nfsconf_parse(struct nfsconf *c, const char *data, size_t size, const char *
         return parse_file(c, data, size, file, root, diags, 0);
 }
 
-static int read_one(struct nfsconf *c, const struct rootfs *root, const char *path, struct diag_list *diags) {
+static int read_one(struct nfsconf *c, const struct rootfs *root, const char *path,
+                    struct diag_list *diags) {
         _cleanup_free_ char *data = NULL;
         size_t size;
         int r = rootfs_read_file(root, path, &data, &size);
@@ -217,7 +218,7 @@ static int read_one(struct nfsconf *c, const struct rootfs *root, const char *pa
 }
 
 int nfsconf_read(struct nfsconf *c, const struct rootfs *root, struct diag_list *diags) {
-        static const char *const dirs[] = { "/etc/nfs.conf.d", "/usr/etc/nfs.conf.d" };
+        static const char *const dirs[] = {"/etc/nfs.conf.d", "/usr/etc/nfs.conf.d"};
         char **names = NULL;
         int r, n = -ENOENT;
 
@@ -257,8 +258,8 @@ const struct nfsconf_entry *nfsconf_get(const struct nfsconf *c, const char *sec
 }
 
 bool nfsconf_get_bool(const struct nfsconf *c, const char *section, const char *key, bool fallback) {
-        static const char *const yes[] = { "1", "t", "true", "y", "yes", "on" };
-        static const char *const no[] = { "0", "f", "false", "n", "no", "off" };
+        static const char *const yes[] = {"1", "t", "true", "y", "yes", "on"};
+        static const char *const no[] = {"0", "f", "false", "n", "no", "off"};
         const struct nfsconf_entry *e = nfsconf_get(c, section, key);
 
         if (!e)
@@ -281,7 +282,7 @@ void nfsconf_free(struct nfsconf *c) {
         }
         free(c->entries);
         strv_free(c->files, c->n_files);
-        *c = (struct nfsconf) {};
+        *c = (struct nfsconf){};
 }
 
 int nfsconf_get_path(const struct nfsconf *c, const char *section, const char *key, struct diag_list *diags,

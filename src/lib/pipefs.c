@@ -15,7 +15,8 @@ static const struct fstab_mount *find_mount(const struct fstab_table *t, const c
         return NULL;
 }
 
-static int refuse(struct diag_list *diags, const struct nfsconf_entry *e, const char *shown, const char *why) {
+static int refuse(struct diag_list *diags, const struct nfsconf_entry *e, const char *shown,
+                  const char *why) {
         return diag_add(diags, DIAG_ERROR, e->file, e->line,
                         "[general] pipefs-directory=%s %s; not mounting rpc_pipefs there (the daemons that "
                         "use it will fail until this is fixed)",
@@ -29,7 +30,7 @@ int pipefs_decide(const struct nfsconf *conf, const char *default_dir, const str
         const struct fstab_mount *m;
         int r;
 
-        *ret = (struct pipefs_plan) {};
+        *ret = (struct pipefs_plan){};
         if (!e || e->value[0] == '\0')
                 return 0;
 
@@ -50,8 +51,9 @@ int pipefs_decide(const struct nfsconf *conf, const char *default_dir, const str
          * expanded), so a path needs no quoting, but systemd strips the
          * line's surrounding blanks and refuses lines that are not UTF-8. */
         if (strpbrk(path, "\n\r") || !utf8_is_valid_systemd(path) || strchr(" \t", path[strlen(path) - 1]))
-                return refuse(diags, e, shown, "cannot be written in a unit file (newline, invalid UTF-8 or a "
-                                               "trailing blank)");
+                return refuse(diags, e, shown,
+                              "cannot be written in a unit file (newline, invalid UTF-8 or a "
+                              "trailing blank)");
 
         m = find_mount(fstab, path);
         if (!m)
@@ -69,7 +71,7 @@ int pipefs_decide(const struct nfsconf *conf, const char *default_dir, const str
         if (r < 0)
                 return refuse(diags, e, shown, "has no valid mount unit name");
 
-        *ret = (struct pipefs_plan) {
+        *ret = (struct pipefs_plan){
                 .generate = true,
                 .path = TAKE_PTR(path),
                 .unit = TAKE_PTR(unit),
@@ -131,5 +133,5 @@ int pipefs_render_target(const struct pipefs_plan *plan, struct buf *out) {
 void pipefs_plan_free(struct pipefs_plan *plan) {
         free(plan->path);
         free(plan->unit);
-        *plan = (struct pipefs_plan) {};
+        *plan = (struct pipefs_plan){};
 }

@@ -14,10 +14,10 @@
  * No I/O here: the mounts already present are handed in. */
 
 struct pipefs_plan {
-        bool generate;      /* a mount unit and a target override are needed */
-        char *path;         /* the configured directory (normalised) */
-        char *unit;         /* its mount unit name */
-        const char *file;   /* where pipefs-directory= is set */
+        bool generate;    /* a mount unit and a target override are needed */
+        char *path;       /* the configured directory (normalised) */
+        char *unit;       /* its mount unit name */
+        const char *file; /* where pipefs-directory= is set */
         unsigned line;
 };
 

@@ -22,7 +22,7 @@ int rootfs_open(const char *root, struct rootfs *ret) {
         fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
-        *ret = (struct rootfs) { .fd = fd, .is_host = strcmp(root, "/") == 0 };
+        *ret = (struct rootfs){.fd = fd, .is_host = strcmp(root, "/") == 0};
         return 0;
 }
 

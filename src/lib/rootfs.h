@@ -9,8 +9,8 @@
  * image builders, tests and offline inspection). Symbolic links are resolved
  * as if DIR were "/": an absolute link inside the image never leads out of it. */
 struct rootfs {
-        int fd;          /* O_PATH directory file descriptor of the root */
-        bool is_host;    /* root is "/": plain open() semantics */
+        int fd;       /* O_PATH directory file descriptor of the root */
+        bool is_host; /* root is "/": plain open() semantics */
 };
 
 int rootfs_open(const char *root, struct rootfs *ret);

@@ -23,8 +23,8 @@ static int item_append(struct server_order *o, struct order_item *proto, const c
 /* `reason` is a made string the item takes over (NULL: out of memory). */
 static int add_item(struct server_order *o, enum order_kind kind, const char *path, const char *unit,
                     const char *file, unsigned line, char *reason) {
-        struct order_item item = { .kind = kind, .file = file, .line = line, .reason = reason,
-                                   .reason_owned = reason };
+        struct order_item item = {
+                .kind = kind, .file = file, .line = line, .reason = reason, .reason_owned = reason};
 
         if (!reason)
                 return -ENOMEM;
@@ -34,12 +34,13 @@ static int add_item(struct server_order *o, enum order_kind kind, const char *pa
 /* The common reasons are constant text: no allocation per directive. */
 static int add_item_fixed(struct server_order *o, enum order_kind kind, const char *path, const char *unit,
                           const char *file, unsigned line, const char *reason) {
-        struct order_item item = { .kind = kind, .file = file, .line = line, .reason = reason };
+        struct order_item item = {.kind = kind, .file = file, .line = line, .reason = reason};
 
         return item_append(o, &item, path, unit);
 }
 
-static int item_append(struct server_order *o, struct order_item *proto, const char *path, const char *unit) {
+static int item_append(struct server_order *o, struct order_item *proto, const char *path,
+                       const char *unit) {
         struct order_item item = *proto;
         char *reason = item.reason_owned;
 
@@ -91,11 +92,12 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
                         if (r == -ENOMEM)
                                 return r;
                         if (r >= 0) {
-                                r = add_item(o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
-                                             strprintf("exported path has bytes systemd cannot read in "
-                                                    "RequiresMountsFor= (newline or invalid UTF-8); ordered "
-                                                    "after the fstab mount it lies on (%s:%u) instead",
-                                                    fstab_file, m->line));
+                                r = add_item(
+                                        o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
+                                        strprintf("exported path has bytes systemd cannot read in "
+                                                  "RequiresMountsFor= (newline or invalid UTF-8); ordered "
+                                                  "after the fstab mount it lies on (%s:%u) instead",
+                                                  fstab_file, m->line));
                                 if (r < 0)
                                         return r;
                         }
@@ -132,8 +134,8 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
         if (noauto)
                 return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                                 strprintf("not ordered: lies at or below the noauto mount %s (%s:%u), "
-                                       "which boot does not mount; requiring it would mount it",
-                                       noauto->where, fstab_file, noauto->line));
+                                          "which boot does not mount; requiring it would mount it",
+                                          noauto->where, fstab_file, noauto->line));
         if (ep->every_client_mountpoint)
                 return add_item_fixed(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                                       "not ordered: every client has the mp/mountpoint option, so exportfs "
@@ -142,10 +144,11 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
         if (!unit_value_path_representable(ep->path))
                 return add_fallback(o, mounts, ep->path, src, fstab_file);
 
-        return add_item_fixed(o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
-                              nearest_nfs ? "exported path; it lies on an NFS mount (a re-export), so the server "
-                                            "comes after that mount"
-                                          : "exported path: the server starts only once it is mounted");
+        return add_item_fixed(
+                o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
+                nearest_nfs ? "exported path; it lies on an NFS mount (a re-export), so the server "
+                              "comes after that mount"
+                            : "exported path: the server starts only once it is mounted");
 }
 
 static int decide_nfs_mount(struct server_order *o, const struct strmap *reexported,
@@ -169,8 +172,8 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                         return r;
                 r = add_item(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
                              strprintf("NFS mount holds an export (%s, %s:%u): a re-export; the server must "
-                                    "come after it, so no Before= (it would be an ordering cycle)",
-                                    exported, ep->first->file, ep->first->line));
+                                       "come after it, so no Before= (it would be an ordering cycle)",
+                                       exported, ep->first->file, ep->first->line));
                 if (r >= 0)
                         o->items[o->n - 1].reexport = true;
                 return r;
@@ -249,7 +252,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                         }
                 }
 
-                paths[n_paths] = (struct exported_path) {
+                paths[n_paths] = (struct exported_path){
                         .path = target,
                         .first = e,
                         .every_client_mountpoint = client_list_all_mountpoint(e),
@@ -388,5 +391,5 @@ void server_order_free(struct server_order *order) {
                 free(order->items[i].reason_owned);
         }
         free(order->items);
-        *order = (struct server_order) {};
+        *order = (struct server_order){};
 }

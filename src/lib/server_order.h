@@ -28,13 +28,13 @@ enum order_kind {
 
 struct order_item {
         enum order_kind kind;
-        char *path;        /* the path concerned (export root applied) */
-        char *unit;        /* mount unit, for the *_MOUNT_UNIT kinds */
-        const char *file;  /* where it comes from */
+        char *path;       /* the path concerned (export root applied) */
+        char *unit;       /* mount unit, for the *_MOUNT_UNIT kinds */
+        const char *file; /* where it comes from */
         unsigned line;
         const char *reason; /* why this directive (or why none) */
         char *reason_owned; /* reason, when it was made for this item */
-        bool reexport;     /* an NFS mount left without Before=: always commented */
+        bool reexport;      /* an NFS mount left without Before=: always commented */
 };
 
 struct server_order {

@@ -14,6 +14,7 @@ static uint64_t load_le64(const uint8_t *p) {
         return v;
 }
 
+/* clang-format off */
 #define SIPROUND(v0, v1, v2, v3)                                                              \
         do {                                                                                  \
                 v0 += v1; v1 = rotl64(v1, 13); v1 ^= v0; v0 = rotl64(v0, 32);                 \
@@ -21,6 +22,7 @@ static uint64_t load_le64(const uint8_t *p) {
                 v0 += v3; v3 = rotl64(v3, 21); v3 ^= v0;                                      \
                 v2 += v1; v1 = rotl64(v1, 17); v1 ^= v2; v2 = rotl64(v2, 32);                 \
         } while (0)
+/* clang-format on */
 
 uint64_t siphash24(const void *data, size_t len, const uint8_t key[16]) {
         const uint8_t *in = data;

@@ -53,7 +53,7 @@ int strmap_put(struct strmap *m, const char *key, void *value, void **ret_existi
                         *ret_existing = s->value;
                 return 0;
         }
-        *s = (struct strmap_slot) { .key = key, .value = value };
+        *s = (struct strmap_slot){.key = key, .value = value};
         m->n++;
         return 1;
 }
@@ -69,5 +69,5 @@ void *strmap_get(const struct strmap *m, const char *key) {
 
 void strmap_free(struct strmap *m) {
         free(m->slots);
-        *m = (struct strmap) {};
+        *m = (struct strmap){};
 }

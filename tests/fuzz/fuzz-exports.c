@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct export_table t = {};
         struct diag_list diags = {};
-        struct fstab_table fstab = { .file = "/etc/fstab" };
+        struct fstab_table fstab = {.file = "/etc/fstab"};
         struct server_order order = {};
         struct buf text = {};
 

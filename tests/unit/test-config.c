@@ -10,16 +10,16 @@
 
 static unsigned passed, failed;
 
-#define CHECK(cond, ...)                                                                                           \
-        do {                                                                                                       \
-                if (cond)                                                                                          \
-                        passed++;                                                                                  \
-                else {                                                                                             \
-                        failed++;                                                                                  \
-                        printf("FAIL %s:%d: ", __FILE__, __LINE__);                                              \
-                        printf(__VA_ARGS__);                                                                       \
-                        putchar('\n');                                                                             \
-                }                                                                                                  \
+#define CHECK(cond, ...)                                            \
+        do {                                                        \
+                if (cond)                                           \
+                        passed++;                                   \
+                else {                                              \
+                        failed++;                                   \
+                        printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+                        printf(__VA_ARGS__);                        \
+                        putchar('\n');                              \
+                }                                                   \
         } while (0)
 
 static void test_nfsconf(void) {
@@ -53,21 +53,23 @@ static void test_nfsconf(void) {
                       strcmp(path, "/export") == 0,
               "rootdir: %s", path ? path : "(none)");
         CHECK(nfsconf_get(&c, "gssd", "use-memcache") == NULL, "a subsection is not the section");
-        CHECK(diags.n == 2 && diags.items[0].line == 14 && diags.items[1].line == 15, "%zu diagnostics", diags.n);
+        CHECK(diags.n == 2 && diags.items[0].line == 14 && diags.items[1].line == 15, "%zu diagnostics",
+              diags.n);
         free(path);
         nfsconf_free(&c);
         diag_list_free(&diags);
 }
 
 static void test_fstab(void) {
-        static const char text[] = "# <fs> <dir> <type> <options>\n"
-                                   "\n"
-                                   "LABEL=a /srv/a ext4 defaults 0 2\n"
-                                   "   # indented comment\n"
-                                   "srv:/x /mnt/x nfs4 ro,noauto,_netdev 0 0\n"
-                                   "/dev/b /srv/with\\040space// xfs nofail,x-systemd.device-timeout=5s 0 2\n"
-                                   "/dev/sdc none swap sw 0 0\n"
-                                   "tmpfs /tmp tmpfs mode=1777,size=\"1G\" 0 0\n";
+        static const char text[] =
+                "# <fs> <dir> <type> <options>\n"
+                "\n"
+                "LABEL=a /srv/a ext4 defaults 0 2\n"
+                "   # indented comment\n"
+                "srv:/x /mnt/x nfs4 ro,noauto,_netdev 0 0\n"
+                "/dev/b /srv/with\\040space// xfs nofail,x-systemd.device-timeout=5s 0 2\n"
+                "/dev/sdc none swap sw 0 0\n"
+                "tmpfs /tmp tmpfs mode=1777,size=\"1G\" 0 0\n";
         FILE *f = fmemopen((void *) text, sizeof(text) - 1, "r");
         struct fstab_table t = {};
         struct diag_list diags = {};

@@ -23,6 +23,8 @@ struct test_case {
         unsigned diag_lines[6]; /* lines of the expected diagnostics, in order */
 };
 
+/* one case a line: it reads better as a table */
+/* clang-format off */
 static const struct test_case cases[] = {
         { "plain", "/srv/a *(rw)\n", 0, { { "/srv/a", 1, 1, false } }, {} },
         { "comments and blanks", "# c\n\n   \n/srv/a host(ro) # trailing\n#/srv/b\n", 0, { { "/srv/a", 4, 1, false } }, {} },
@@ -57,6 +59,7 @@ static const struct test_case cases[] = {
         { "no newline at end", "/srv/a *(rw)", 0, { { "/srv/a", 1, 1, false } }, {} },
         { "empty file", "", 0, {}, {} },
 };
+/* clang-format on */
 
 static int run_case(const struct test_case *tc) {
         struct export_table t = {};
