@@ -210,14 +210,15 @@ struct option_context {
 static int option_problem(const struct option_context *ctx, const char *what, const char *option) {
         _cleanup_free_ char *path = escape_for_comment(ctx->path);
         _cleanup_free_ char *shown = escape_for_comment(option);
+        _cleanup_free_ char *host = escape_for_comment(ctx->host);
 
-        if (!path || !shown)
+        /* every byte from the file is escaped: messages go to the journal */
+        if (!path || !shown || !host)
                 return -ENOMEM;
         return diag_add(
                 ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
                 "%s \"%s\" for %s%s%s: exportfs refuses this export; its path %s still counts for ordering",
-                what, shown, *ctx->host ? "client \"" : "every client", ctx->host, *ctx->host ? "\"" : "",
-                path);
+                what, shown, *host ? "client \"" : "every client", host, *host ? "\"" : "", path);
 }
 
 static bool sec_flavor_is_known(const char *flavor, bool *krb5) {
@@ -354,14 +355,15 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token,
                 char *close = strchr(open + 1, ')');
                 if (!close || close[1] != '\0') {
                         _cleanup_free_ char *path = escape_for_comment(e->path);
+                        _cleanup_free_ char *shown_host = escape_for_comment(host);
                         client->bad = true;
-                        if (!path)
+                        if (!path || !shown_host)
                                 return -ENOMEM;
                         return diag_add(
                                 ctx->diags, DIAG_ERROR, ctx->file, ctx->line,
                                 "bad option list for client \"%s\" (a \"(\" needs one \")\" at the "
                                 "end): exportfs refuses this export; its path %s still counts for ordering",
-                                host, path);
+                                shown_host, path);
                 }
                 *close = '\0';
                 r = parse_options(open + 1, client, ctx);
