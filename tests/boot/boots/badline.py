@@ -1,5 +1,7 @@
 """Scenario 13 alone: Debian's exportfs drops what follows a bad line, which would spoil
 any other export in the same boot."""
+import re
+
 from lib.check import ordered_after_mount
 
 SCENARIOS = {13: 'One malformed line in /etc/exports between two good exports'}
@@ -26,8 +28,8 @@ def check(n, sc, r):
     # generator has no syslog, its messages go to /dev/kmsg (stderr is not kept).
     by_generator = [l for l in named if 'generator' in l]
     sc.check(by_generator, 'nfs-server-generator\'s report of the bad line reaches the journal',
-             'only: ' + ' | '.join(l.split(' ', 2)[-1] for l in named[:2]))
+             'only: ' + ' | '.join(re.sub(r'^\[\s*[\d.]+\]\s*', '', l) for l in named[:2]))
     for l in named[:3]:
-        sc.note('journal: ' + l.split(' ', 1)[-1].strip())
+        sc.note('journal: ' + re.sub(r'^\[\s*[\d.]+\]\s*', '', l))
     served = [l.split()[0] for l in r.text('boot.exportfs').splitlines() if l.startswith('/')]
     sc.note("Debian's exportfs then serves: %s" % (' '.join(served) or 'nothing'))

@@ -54,6 +54,7 @@ cap 14.restart systemctl restart nfs-utils.service
 sleep 3
 for d in rpc.mountd rpc.idmapd rpc.statd nfsdcld rpc.gssd rpc.svcgssd; do fact "14.after.$d" "$(pids $d)"; done
 fact 14.server-after-restart "$(systemctl is-active nfs-server.service)"
+cap 14.failed systemctl list-units --failed --plain --no-legend --no-pager
 # 14: reload re-exports: a new export appears without a restart.
 mkdir -p /srv/late /etc/exports.d
 echo '/srv/late *(ro,no_subtree_check)' >/etc/exports.d/late.exports
@@ -128,6 +129,8 @@ def check(n, sc, r):
             else:
                 sc.check(not after, 'restart nfs-utils.service did not start %s' % d,
                          'pid after %s' % after)
+        failed = r.text('14.failed').strip()
+        sc.check(not failed, 'no unit failed in the restart', failed.replace('\n', '; ')[:300])
         sc.check(r.fact('14.server-after-restart') == 'active',
                  'nfs-server.service is active after the restart', r.fact('14.server-after-restart'))
         sc.check('/srv/late' in r.text('14.exportfs'), 'reload nfs-server.service exports a new export',

@@ -35,12 +35,15 @@ def mount_unit(path):
 
 
 def served_marker(sc, r, key, what):
-    """A loopback NFS mount listed the exported disk's files, not the directory below."""
+    """A loopback NFS mount listed the exported disk's files, not the directory below.
+    key is the listing's name (ls.X or lsX); the mount's own output is mount.X or mountX."""
     listing = r.text(key)
+    mount = r.text(key.replace('ls', 'mount', 1)).strip()
     sc.check(r.fact('rc.' + key) == '0' and 'DISK_CONTENT_MARKER' in listing
              and 'UNDERNEATH' not in listing,
              what + ' serves the disk\'s files over a loopback NFS mount',
-             listing.strip().replace('\n', ' ')[:200] or 'rc=%s' % r.fact('rc.' + key))
+             'listing: %s; mount: %s' % (listing.strip().replace('\n', ' ')[:200] or 'empty',
+                                         mount[:200] or 'ok'))
 
 
 def ordered_after_mount(sc, r, path):

@@ -9,9 +9,12 @@ CMDLINE = ('console=ttyS0 root=/dev/vda rw init=/usr/local/sbin/preinit panic=-1
            'net.ifnames=0 systemd.show_status=1')
 
 
-def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, timeout):
-    """Runs qemu until it exits or timeout seconds pass. Returns a dict of host-side facts:
-    hung, exit code, and wall times of the driver's markers and of qemu's exit."""
+def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, timeout,
+         shutdown_timeout=240):
+    """Runs qemu until it exits, timeout seconds pass, or the guest has been shutting down
+    for shutdown_timeout seconds (systemd gives a stuck stop job 90 s; more is a hang).
+    Returns a dict of host-side facts: hung (False, 'boot' or 'shutdown'), exit code, and
+    wall times of the driver's markers and of qemu's exit."""
     console = os.path.join(workdir, 'console.log')
     markers = os.path.join(workdir, 'markers.log')
     for p in (console, markers):
@@ -26,14 +29,15 @@ def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, t
             [(d, 'raw') for d in data_disks]:
         cmd += ['-drive', 'file=%s,if=virtio,format=%s,cache=unsafe' % (path, fmt)]
     seen = {}
+    load = os.getloadavg()[0]  # other work on the host slows emulated boots; say how much
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=open(os.path.join(workdir, 'qemu.out'), 'w'),
                             stderr=subprocess.STDOUT)
     hung = False
     while proc.poll() is None:
         now = time.monotonic()
-        if now - start > timeout:
-            hung = True
+        if now - start > timeout or now - start - seen.get('@@POWEROFF', now) > shutdown_timeout:
+            hung = 'shutdown' if '@@POWEROFF' in seen else 'boot'
             proc.kill()
             proc.wait()
             break
@@ -48,7 +52,7 @@ def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, t
         for line in f:
             word = line.strip().split(' ')[0]
             seen.setdefault(word, end)
-    out = {'hung': hung, 'exit': proc.returncode, 'wall': round(end, 1),
+    out = {'hung': hung, 'exit': proc.returncode, 'wall': round(end, 1), 'host_load': load,
            'markers': {k: round(v, 1) for k, v in seen.items() if k.startswith('@@')}}
     if '@@POWEROFF' in seen and not hung:
         out['shutdown'] = round(end - seen['@@POWEROFF'], 1)
