@@ -197,7 +197,12 @@ bool utf8_is_valid_systemd(const char *s) {
         const unsigned char *p = (const unsigned char *) s;
 
         while (*p) {
-                size_t n = utf8_sequence_length(p);
+                size_t n;
+                if (*p < 0x80) { /* the common case, without a call */
+                        p++;
+                        continue;
+                }
+                n = utf8_sequence_length(p);
                 if (n == 0)
                         return false;
                 p += n;
@@ -209,41 +214,52 @@ bool unit_value_path_representable(const char *path) {
         return !strpbrk(path, "\n\r") && utf8_is_valid_systemd(path);
 }
 
-int unit_value_escape_path(const char *path, char **ret) {
-        struct buf value = {};
-        bool quote = false;
-        int r;
+/* Bytes that extract_first_word() would take as separators, quotes or
+ * escapes, and the specifier character. */
+#define VALUE_SPECIAL "%\"' \t\v\f\\"
+
+int unit_value_append_path(struct buf *out, const char *path) {
+        size_t plain = strcspn(path, VALUE_SPECIAL);
+        bool quote;
 
         if (!unit_value_path_representable(path))
                 return -EINVAL;
+        if (path[plain] == '\0') {
+                buf_puts(out, path); /* nothing to escape: most paths */
+                return buf_status(out);
+        }
 
         /* Quoting keeps a trailing space from being stripped with the line's
          * whitespace, and keeps the line from ending in a backslash. */
-        for (const char *p = path; *p; p++)
-                if (strchr(" \t\v\f\"'\\", *p))
-                        quote = true;
-
+        quote = path[strcspn(path, VALUE_SPECIAL + 1)] != '\0';
         if (quote)
-                buf_putc(&value, '"');
+                buf_putc(out, '"');
         for (const char *p = path; *p; p++) {
                 if (*p == '%')
-                        buf_puts(&value, "%%");
-                else if (strchr(" \t\v\f\"'\\", *p)) {
-                        buf_putc(&value, '\\');
-                        buf_putc(&value, *p);
+                        buf_puts(out, "%%");
+                else if (strchr(VALUE_SPECIAL + 1, *p)) {
+                        buf_putc(out, '\\');
+                        buf_putc(out, *p);
                 } else
-                        buf_putc(&value, *p);
+                        buf_putc(out, *p);
         }
         if (quote)
-                buf_putc(&value, '"');
+                buf_putc(out, '"');
+        return buf_status(out);
+}
 
-        r = buf_status(&value);
+int unit_value_escape_path(const char *path, char **ret) {
+        struct buf value = {};
+        int r;
+
+        buf_puts(&value, "");
+        r = unit_value_append_path(&value, path);
         if (r < 0) {
                 buf_free(&value);
                 return r;
         }
-        *ret = value.data ? value.data : strdup("");
-        return *ret ? 0 : -ENOMEM;
+        *ret = value.data;
+        return 0;
 }
 
 char *escape_for_comment(const char *s) {

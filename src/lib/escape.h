@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "buf.h"
+
 /* Everything that turns a path into text systemd reads lives here, so that a
  * reader can check each step against systemd's own code (unit-name.c,
  * path-util.c, extract-word.c, conf-parser.c of systemd 252). */
@@ -33,6 +35,8 @@ bool utf8_is_valid_systemd(const char *s);
  * not UTF-8, so a path with a newline, a carriage return or invalid UTF-8 has
  * no representation: -EINVAL. */
 int unit_value_escape_path(const char *path, char **ret);
+/* The same, appended to `out` (no allocation when nothing needs escaping). */
+int unit_value_append_path(struct buf *out, const char *path);
 /* Whether unit_value_escape_path() can write the path. */
 bool unit_value_path_representable(const char *path);
 

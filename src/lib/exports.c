@@ -78,6 +78,14 @@ static void lex_skip(struct lexer *lx, const char *set) {
         }
 }
 
+/* Bytes an unquoted token takes as they are: not a blank, newline, NUL,
+ * quote or backslash (which may start an escape or a continuation). */
+static inline bool token_byte_is_plain(char c) {
+        /* every blank of isspace() is below 0x21; other control bytes
+         * simply take the slow path */
+        return (unsigned char) c > ' ' && c != '"' && c != '\\';
+}
+
 enum token_result {
         TOKEN_NONE, /* end of line (or file): no token */
         TOKEN_OK,
@@ -104,6 +112,18 @@ static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok
         t = tok->data;
 
         while (len < max) {
+                /* Fast path: a run of bytes that none of the cases below
+                 * concern, unless an octal escape may still be completing
+                 * (a backslash among the last three bytes written). */
+                if (!quoted && !(len >= 1 && t[len - 1] == '\\') && !(len >= 2 && t[len - 2] == '\\') &&
+                    !(len >= 3 && t[len - 3] == '\\')) {
+                        while (len < max && lx->p < lx->end && token_byte_is_plain(*lx->p)) {
+                                c = (unsigned char) *lx->p++;
+                                t[len++] = (char) c;
+                        }
+                        if (len >= max)
+                                break;
+                }
                 c = lex_getc(lx);
                 if (c == LEX_EOF)
                         break;

@@ -89,18 +89,20 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
         m.options = strdup(strempty(options));
         if (!m.what || !m.fstype || !m.options)
                 goto oom;
-        /* one pass over the options for the three flags that matter */
-        for (char *p = m.options, *name, *value;;) {
-                size_t name_size, value_size;
-                if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                        break;
-                if (name_size == 6 && strncmp(name, "noauto", 6) == 0)
-                        m.noauto = true;
-                else if (name_size == 6 && strncmp(name, "nofail", 6) == 0)
-                        m.nofail = true;
-                else if (name_size == 7 && strncmp(name, "_netdev", 7) == 0)
-                        m.netdev = true;
-        }
+        /* one pass over the options for the three flags that matter, and
+         * none when no option could be one of them */
+        if (strstr(m.options, "noauto") || strstr(m.options, "nofail") || strstr(m.options, "_netdev"))
+                for (char *p = m.options, *name, *value;;) {
+                        size_t name_size, value_size;
+                        if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
+                                break;
+                        if (name_size == 6 && strncmp(name, "noauto", 6) == 0)
+                                m.noauto = true;
+                        else if (name_size == 6 && strncmp(name, "nofail", 6) == 0)
+                                m.nofail = true;
+                        else if (name_size == 7 && strncmp(name, "_netdev", 7) == 0)
+                                m.netdev = true;
+                }
         m.nfs = strcmp(m.fstype, "nfs") == 0 || strcmp(m.fstype, "nfs4") == 0;
 
         if (array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0)

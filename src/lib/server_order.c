@@ -331,7 +331,6 @@ int server_order_render(const struct server_order *order, bool explain, const st
 
         for (size_t i = 0; i < order->n; i++) {
                 const struct order_item *it = &order->items[i];
-                _cleanup_free_ char *value = NULL;
 
                 /* skipped entries are explained only on request, except a
                  * re-export: the next reader of the drop-in must see why the
@@ -349,11 +348,10 @@ int server_order_render(const struct server_order *order, bool explain, const st
 
                 switch (it->kind) {
                 case ORDER_REQUIRES_MOUNTS_FOR:
-                        r = unit_value_escape_path(it->path, &value);
+                        buf_puts(out, "RequiresMountsFor=");
+                        r = unit_value_append_path(out, it->path);
                         if (r < 0)
                                 return r;
-                        buf_puts(out, "RequiresMountsFor=");
-                        buf_puts(out, value);
                         buf_putc(out, '\n');
                         break;
                 case ORDER_AFTER_MOUNT_UNIT:
