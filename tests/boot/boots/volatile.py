@@ -24,5 +24,6 @@ def check(n, sc, r):
     sc.check(m and m['fstype'] == 'rpc_pipefs', 'rpc_pipefs is mounted at /var/lib/nfs/rpc_pipefs', m)
     sc.check(r.pids('rpc.idmapd'), 'rpc.idmapd is running', r.pids('rpc.idmapd'))
     server_active(sc, r)
+    sc.note('rpc.statd running: %s' % (' '.join(r.pids('rpc.statd')) or 'no'))
     sc.note('/var/lib/nfs after boot: %s' % ' '.join(
         l.split()[-1] for l in r.text('varlibnfs').splitlines()[1:] if l.split()))
