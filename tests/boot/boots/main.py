@@ -1,7 +1,7 @@
 """Scenarios that a correct server satisfies all at once, with Debian's own nfs.conf:
 exports on their own disks (plain, _netdev, nofail, odd characters), a loopback mount in
 fstab, an NFSv3 lock, then restart/reload after everything else was looked at."""
-from lib.check import served_marker, ordered_after_mount, server_active, no_failed_units
+from lib.check import served_marker, ordered_after_mount, shutdown_order
 
 SCENARIOS = {
     1: 'Export on its own disk mounted via fstab',
@@ -80,6 +80,8 @@ def check(n, sc, r):
         sc.check('/srv/s1' in exported, 'exportfs lists /srv/s1', exported.strip()[:200])
         served_marker(sc, r, 'ls.s1', '/srv/s1')
         ordered_after_mount(sc, r, '/srv/s1')
+        shutdown_order(sc, r, 'Stopped nfs-server.service', 'Unmounting srv-s1.mount',
+                       'at poweroff the server stops before its exported disk is unmounted')
     elif n == 2:
         m = r.mount_at('/mnt/loop')
         sc.check(m and m['fstype'].startswith('nfs'), '/mnt/loop is NFS-mounted at boot', m)
@@ -89,6 +91,8 @@ def check(n, sc, r):
         bad = [l for l in tail.splitlines()
                if 'Failed unmounting' in l or 'timed out' in l or 'stop job is running' in l]
         sc.check(not bad, 'no failed unmount or stop-job wait during shutdown', bad[:3])
+        shutdown_order(sc, r, 'Unmounted mnt-loop.mount', 'Stopping nfs-server.service',
+                       'at poweroff the loopback mount is gone before the server stops')
     elif n == 3:
         served_marker(sc, r, 'ls.s3', '/srv/s3 (_netdev)')
         ordered_after_mount(sc, r, '/srv/s3')

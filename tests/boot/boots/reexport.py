@@ -2,7 +2,7 @@
 that origin is a second kernel NFS server in its own network namespace inside the same
 guest (nfsd is per network namespace), reached over a veth pair. The main server exports
 /srv/re, which is an NFS mount from that origin."""
-from lib.check import server_active, served_marker
+from lib.check import server_active, served_marker, shutdown_order
 
 SCENARIOS = {8: 'Re-export: an exported path that is itself an NFS mount'}
 DISKS = {'S8': {}}
@@ -69,5 +69,7 @@ def check(n, sc, r):
     server_active(sc, r)
     served_marker(sc, r, 'ls8', 're-exported /srv/re')
     sc.check(r.fact('boot-state') == 'running', 'system is running, not degraded', r.fact('boot-state'))
+    shutdown_order(sc, r, 'Stopped nfs-server.service', 'Unmounting srv-re.mount',
+                   'at poweroff the server stops before the re-exported NFS mount is unmounted')
     said = [l for l in r.text('generator-files').splitlines() if 're-export' in l]
     sc.note('generator output on the re-export: %s' % (said[0].strip('# ') if said else 'nothing'))

@@ -1,5 +1,6 @@
 """Assertions for one scenario: each is printed as PASS/FAIL with what was seen, and the
 scenario passes only when every one of its assertions did."""
+import re
 import subprocess
 
 
@@ -67,3 +68,20 @@ def no_failed_units(sc, r, when='boot', suffix=''):
 def server_active(sc, r, when='boot'):
     state = r.show('nfs-server.service', when).get('ActiveState', '?')
     sc.check(state == 'active', 'nfs-server.service is active', state)
+
+
+def shutdown_order(sc, r, first, then, what):
+    """At poweroff, systemd's status line `first` (e.g. 'Unmounted mnt-loop.mount') came
+    before `then` (e.g. 'Stopping nfs-server.service'), as the console shows them."""
+    tail = r.console().split('@@POWEROFF')[-1]
+    lines = [re.sub(r'\x1b\[[0-9;]*m', '', l) for l in tail.splitlines()]
+
+    def index(event):
+        word, unit = event.split(' ', 1)
+        for i, l in enumerate(lines):
+            if re.search(r'\b%s %s\b' % (re.escape(word), re.escape(unit)), l):
+                return i
+        return None
+    a, b = index(first), index(then)
+    sc.check(a is not None and b is not None and a < b, what,
+             'console line %s for %r, %s for %r' % (a, first, b, then))
