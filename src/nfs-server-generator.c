@@ -134,5 +134,7 @@ int main(int argc, char *argv[]) {
                 "Order nfs-server.service after exported filesystems and before NFS mounts.", &args);
         if (r <= 0)
                 return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        if (!args.explain)
+                log_open_generator();
         return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

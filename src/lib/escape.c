@@ -215,8 +215,10 @@ bool unit_value_path_representable(const char *path) {
 }
 
 /* Bytes that extract_first_word() would take as separators, quotes or
- * escapes, and the specifier character. */
-#define VALUE_SPECIAL "%\"' \t\v\f\\"
+ * escapes (written with a backslash before them), and the specifier
+ * character. */
+#define VALUE_BACKSLASHED "\"' \t\v\f\\"
+#define VALUE_SPECIAL "%" VALUE_BACKSLASHED
 
 int unit_value_append_path(struct buf *out, const char *path) {
         size_t plain = strcspn(path, VALUE_SPECIAL);
@@ -231,13 +233,13 @@ int unit_value_append_path(struct buf *out, const char *path) {
 
         /* Quoting keeps a trailing space from being stripped with the line's
          * whitespace, and keeps the line from ending in a backslash. */
-        quote = path[strcspn(path, VALUE_SPECIAL + 1)] != '\0';
+        quote = path[strcspn(path, VALUE_BACKSLASHED)] != '\0';
         if (quote)
                 buf_putc(out, '"');
         for (const char *p = path; *p; p++) {
                 if (*p == '%')
                         buf_puts(out, "%%");
-                else if (strchr(VALUE_SPECIAL + 1, *p)) {
+                else if (strchr(VALUE_BACKSLASHED, *p)) {
                         buf_putc(out, '\\');
                         buf_putc(out, *p);
                 } else

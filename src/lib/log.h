@@ -17,6 +17,9 @@ enum log_level {
 
 void log_setup(const char *program_name);
 void log_set_max_level(enum log_level level);
+/* For a generator run by systemd: log to the kernel log (and so the
+ * journal) instead of standard error. */
+void log_open_generator(void);
 
 /* Logs at `level` and returns -abs(error) so that callers can write
  * `return log_error_errno(r, "Failed to ...: %m");`; %m prints strerror(error). */
