@@ -140,11 +140,11 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                         .on = true,
                         .file = e ? e->file : NULL,
                         .line = e ? e->line : 0,
-                        .text = e ? strf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on", server,
+                        .text = e ? strprintf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on", server,
                                          value, e->file, e->line)
-                                  : strf("%s is enabled and [nfsd] vers3 is on by default", server),
-                        .off = e ? strf("change line %u of %s to vers3=n if no client uses NFSv3", e->line, e->file)
-                                 : strf("set vers3=n in [nfsd] of /etc/nfs.conf if no client uses NFSv3"),
+                                  : strprintf("%s is enabled and [nfsd] vers3 is on by default", server),
+                        .off = e ? strprintf("change line %u of %s to vers3=n if no client uses NFSv3", e->line, e->file)
+                                 : strprintf("set vers3=n in [nfsd] of /etc/nfs.conf if no client uses NFSv3"),
                 };
                 if (!v3.text || !v3.off)
                         goto oom;
@@ -164,9 +164,9 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                         .on = true,
                         .file = c->fstab_file,
                         .line = m->line,
-                        .text = strf("the NFS mount %s (%s:%u) asks for NFSv3 without nolock", where,
+                        .text = strprintf("the NFS mount %s (%s:%u) asks for NFSv3 without nolock", where,
                                      c->fstab_file, m->line),
-                        .off = strf("give the mount on line %u of %s vers=4.2 (or nolock)", m->line,
+                        .off = strprintf("give the mount on line %u of %s vers=4.2 (or nolock)", m->line,
                                     c->fstab_file),
                 };
                 if (!v3.text || !v3.off)
@@ -213,9 +213,9 @@ static int add_read_diags(struct context *c, const struct diag_list *d, enum dia
                 int r;
 
                 r = finding_add(c->findings, g->severity, ids[source], g->file, g->line, NULL, strdup(g->message),
-                                g->line > 0 ? strf("correct or remove line %u of %s (see %s)%s", g->line, g->file,
+                                g->line > 0 ? strprintf("correct or remove line %u of %s (see %s)%s", g->line, g->file,
                                                    manuals[source], then[source])
-                                            : strf("make %s readable or remove it%s", g->file, then[source]));
+                                            : strprintf("make %s readable or remove it%s", g->file, then[source]));
                 if (r < 0)
                         return r;
         }
@@ -249,11 +249,11 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
                 bool service = svc->masked_at != NULL;
                 r = finding_add(c->findings, DIAG_ERROR, "rpcbind-masked-nfsv3-on", v3->file, v3->line,
                                 check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
-                                strf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs the local rpcbind for "
+                                strprintf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs the local rpcbind for "
                                      "its MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
                                      check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
                                      service ? svc->masked_at : sock->masked_at, v3->text),
-                                strf("systemctl unmask rpcbind.service rpcbind.socket%s%s", v3->off ? ", or " : "",
+                                strprintf("systemctl unmask rpcbind.service rpcbind.socket%s%s", v3->off ? ", or " : "",
                                      strempty(v3->off)));
                 if (r < 0)
                         return r;
@@ -265,20 +265,20 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
                 if (v3->on)
                         r = finding_add(c->findings, DIAG_NOTE, "rpcbind-disabled-not-masked", NULL, 0,
                                         check_unit_names[UNIT_RPCBIND_SERVICE],
-                                        strf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                        strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
                                              "and %s is enabled: the NFS units pull rpcbind in, so it still "
                                              "starts, which NFSv3 needs (%s)",
                                              user, v3->text),
-                                        strf("systemctl enable rpcbind.service rpcbind.socket (mask them only "
+                                        strprintf("systemctl enable rpcbind.service rpcbind.socket (mask them only "
                                              "once NFSv3 is off everywhere)"));
                 else
                         r = finding_add(c->findings, DIAG_WARNING, "rpcbind-disabled-not-masked", NULL, 0,
                                         check_unit_names[UNIT_RPCBIND_SERVICE],
-                                        strf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                        strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
                                              "and %s is enabled: the NFS units pull rpcbind in, so it still "
                                              "starts although NFSv3 is off",
                                              user),
-                                        strf("systemctl mask rpcbind.service rpcbind.socket"));
+                                        strprintf("systemctl mask rpcbind.service rpcbind.socket"));
                 if (r < 0)
                         return r;
         }
@@ -292,10 +292,10 @@ static int check_statd(struct context *c, const struct nfsv3_cause *v3) {
                 return 0;
         return finding_add(c->findings, DIAG_ERROR, "rpc-statd-masked-nfsv3-on", v3->file, v3->line,
                            check_unit_names[UNIT_RPC_STATD],
-                           strf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
+                           strprintf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
                                 "rpc.statd, so lock requests fail and NFSv3 mounts without nolock are refused",
                                 statd->masked_at, v3->text),
-                           strf("systemctl unmask rpc-statd.service%s%s", v3->off ? ", or " : "",
+                           strprintf("systemctl unmask rpc-statd.service%s%s", v3->off ? ", or " : "",
                                 strempty(v3->off)));
 }
 
@@ -306,10 +306,10 @@ static int check_nothing_exported(struct context *c) {
         if (!unit_enabled(in, u) || in->exports.n > 0)
                 return 0;
         return finding_add(c->findings, DIAG_NOTE, "server-enabled-nothing-exported", NULL, 0, check_unit_names[u],
-                           strf("%s is enabled (%s) but /etc/exports and /etc/exports.d export nothing: the "
+                           strprintf("%s is enabled (%s) but /etc/exports and /etc/exports.d export nothing: the "
                                 "server starts and serves no one",
                                 check_unit_names[u], in->units[u].enabled_by),
-                           strf("add an export to /etc/exports and run exportfs -ra, or run systemctl disable "
+                           strprintf("add an export to /etc/exports and run exportfs -ra, or run systemctl disable "
                                 "--now %s",
                                 check_unit_names[u]));
 }
@@ -344,12 +344,12 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 return finding_add(
                         c->findings, DIAG_WARNING, "export-on-noauto-mount", e->file, e->line, NULL,
-                        where ? strf("%s lies on the noauto mount %s (%s:%u): boot does not mount it and "
+                        where ? strprintf("%s lies on the noauto mount %s (%s:%u): boot does not mount it and "
                                      "nfs-server.service is not ordered after it, so clients see the empty "
                                      "directory underneath until someone mounts it",
                                      path, where, c->fstab_file, m->line)
                               : NULL,
-                        strf("remove noauto from the options on line %u of %s, then run systemctl daemon-reload",
+                        strprintf("remove noauto from the options on line %u of %s, then run systemctl daemon-reload",
                              m->line, c->fstab_file));
         }
         if (oom)
@@ -361,11 +361,11 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
                 const struct export_entry *no_mp = ep->first_no_mp;
                 return finding_add(
                         c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file, no_mp->line, NULL,
-                        where ? strf("%s lies on the nofail mount %s (%s:%u): nfs-server.service requires it, so "
+                        where ? strprintf("%s lies on the nofail mount %s (%s:%u): nfs-server.service requires it, so "
                                      "when that disk is missing at boot the whole NFS server fails to start",
                                      path, where, c->fstab_file, m->line)
                               : NULL,
-                        strf("add the mp option to every client of %s on line %u of %s (e.g. *(ro,mp)), so the "
+                        strprintf("add the mp option to every client of %s on line %u of %s (e.g. *(ro,mp)), so the "
                              "export waits for the disk instead, then run exportfs -ra",
                              path, no_mp->line, no_mp->file));
         }
@@ -377,11 +377,11 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
                 return -ENOMEM;
         if (!m || strcmp(m->where, "/") == 0)
                 return finding_add(c->findings, DIAG_NOTE, "export-not-on-own-mount", e->file, e->line, NULL,
-                                   strf("%s is not on a mount of its own in %s: it is served from the root "
+                                   strprintf("%s is not on a mount of its own in %s: it is served from the root "
                                         "filesystem, so if a disk belongs there, clients see the empty directory "
                                         "instead",
                                         path, c->fstab_file),
-                                   strf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
+                                   strprintf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
                                         "%s ext4 defaults 0 2\"); otherwise nothing to do",
                                         path, c->fstab_file, path));
         return 0;
@@ -410,12 +410,12 @@ static int check_reexport_fsid(struct context *c, const struct export_entry *e, 
                 if (!path || !where || !host)
                         return -ENOMEM;
                 return finding_add(c->findings, DIAG_ERROR, "reexport-without-fsid", e->file, e->line, NULL,
-                                   strf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
+                                   strprintf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
                                         "option: the kernel refuses to export NFS without one, so exportfs "
                                         "fails for it",
                                         path, where, c->fstab_file, nfs->line,
                                         *host ? host : "*"),
-                                   strf("add fsid=N, with a number N no other export uses, to the options of "
+                                   strprintf("add fsid=N, with a number N no other export uses, to the options of "
                                         "every client on line %u of %s, then run exportfs -ra",
                                         e->line, e->file));
         }
@@ -434,10 +434,10 @@ static int check_krb5_export(struct context *c, const struct export_entry *e) {
         if (!path)
                 return -ENOMEM;
         return finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", e->file, e->line, NULL,
-                           strf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
+                           strprintf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
                                 "accept Kerberos credentials, so Kerberos clients cannot mount it",
                                 path, c->in->keytab),
-                           strf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
+                           strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
 }
 
 static int export_target(const char *export_root, const char *path, char **ret) {
@@ -523,7 +523,7 @@ static int check_generator_order(struct context *c) {
                         continue;
                 r = finding_add(c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
                                 strdup(g->message),
-                                strf("write the path on line %u of %s as a normalised absolute path of at most "
+                                strprintf("write the path on line %u of %s as a normalised absolute path of at most "
                                      "255 bytes per component, then run exportfs -ra",
                                      g->line, g->file));
                 if (r < 0)
@@ -539,10 +539,10 @@ static int check_generator_order(struct context *c) {
                 if (!where)
                         return -ENOMEM;
                 r = finding_add(c->findings, DIAG_NOTE, "reexport-ordering", it->file, it->line, NULL,
-                                strf("the NFS mount %s is re-exported, so nfs-server-generator does not order "
+                                strprintf("the NFS mount %s is re-exported, so nfs-server-generator does not order "
                                      "nfs-server.service before it: %s",
                                      where, it->reason),
-                                strf("nothing to change; nfs-server-generator --explain shows the whole "
+                                strprintf("nothing to change; nfs-server-generator --explain shows the whole "
                                      "ordering"));
                 if (r < 0)
                         return r;
@@ -569,12 +569,12 @@ static int check_fstab(struct context *c) {
                         r = finding_add(c->findings, DIAG_ERROR, "loopback-mount-without-server", c->fstab_file,
                                         m->line, NULL,
                                         what && where
-                                                ? strf("NFS mount %s comes from this host (%s) but "
+                                                ? strprintf("NFS mount %s comes from this host (%s) but "
                                                        "nfs-server.service is not enabled: boot waits for a "
                                                        "server that never starts, then the mount fails",
                                                        where, what)
                                                 : NULL,
-                                        strf("systemctl enable nfs-server.service (or add noauto to line %u of "
+                                        strprintf("systemctl enable nfs-server.service (or add noauto to line %u of "
                                              "%s)",
                                              m->line, c->fstab_file));
                         if (r < 0)
@@ -585,12 +585,12 @@ static int check_fstab(struct context *c) {
                         _cleanup_free_ char *where = escape_for_comment(m->where);
                         r = finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", c->fstab_file, m->line,
                                         NULL,
-                                        where ? strf("NFS mount %s asks for sec=krb5* but there is no keytab "
+                                        where ? strprintf("NFS mount %s asks for sec=krb5* but there is no keytab "
                                                      "%s: rpc.gssd has no machine credentials, so the mount "
                                                      "fails at boot",
                                                      where, in->keytab)
                                               : NULL,
-                                        strf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", in->keytab));
+                                        strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", in->keytab));
                         if (r < 0)
                                 return r;
                 }
@@ -617,7 +617,7 @@ static int check_pipefs(struct context *c) {
                 const struct diag *g = &diags.items[i];
                 r = finding_add(c->findings, g->severity, "pipefs-directory-unusable", g->file, g->line, NULL,
                                 strdup(g->message),
-                                strf("on line %u of %s, set pipefs-directory= to an empty directory that is "
+                                strprintf("on line %u of %s, set pipefs-directory= to an empty directory that is "
                                      "no mount point, or remove the line to use %s",
                                      g->line, g->file, in->pipefs_default));
                 if (r < 0)
@@ -636,11 +636,11 @@ static int check_pipefs(struct context *c) {
                 return -ENOMEM;
         return finding_add(c->findings, DIAG_ERROR, "pipefs-directory-unusable", e ? e->file : c->fstab_file,
                            e ? e->line : m->line, NULL,
-                           strf("the pipefs directory %s%s is also the mount point of a %s filesystem (%s:%u): "
+                           strprintf("the pipefs directory %s%s is also the mount point of a %s filesystem (%s:%u): "
                                 "rpc_pipefs and that filesystem hide each other, so rpc.gssd and rpc.idmapd "
                                 "cannot reach the kernel",
                                 dir, e ? "" : " (the default)", type, c->fstab_file, m->line),
-                           strf("remove line %u of %s, or set pipefs-directory= in [general] of /etc/nfs.conf "
+                           strprintf("remove line %u of %s, or set pipefs-directory= in [general] of /etc/nfs.conf "
                                 "to an empty directory that is no mount point",
                                 m->line, c->fstab_file));
 }
@@ -653,10 +653,10 @@ static int check_gssd(struct context *c) {
                 return 0;
         return finding_add(c->findings, DIAG_WARNING, "keytab-but-gssd-masked", NULL, 0,
                            check_unit_names[UNIT_RPC_GSSD],
-                           strf("%s exists, so Kerberos is meant to work, but rpc-gssd.service is masked (%s): "
+                           strprintf("%s exists, so Kerberos is meant to work, but rpc-gssd.service is masked (%s): "
                                 "NFS mounts with sec=krb5* get no credentials and fail",
                                 in->keytab, gssd->masked_at),
-                           strf("systemctl unmask rpc-gssd.service"));
+                           strprintf("systemctl unmask rpc-gssd.service"));
 }
 
 int checks_run(const struct check_input *in, struct finding_list *findings) {

@@ -8,17 +8,6 @@
 
 #include "findings.h"
 
-char *strf(const char *format, ...) {
-        va_list ap;
-        char *s;
-
-        va_start(ap, format);
-        if (vasprintf(&s, format, ap) < 0)
-                s = NULL;
-        va_end(ap);
-        return s;
-}
-
 int finding_add(struct finding_list *l, enum diag_severity severity, const char *id, const char *file,
                 unsigned line, const char *unit, char *message, char *fix) {
         struct finding f = { .severity = severity, .id = id, .line = line, .message = message, .fix = fix };

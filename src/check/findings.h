@@ -6,6 +6,7 @@
 #include "lib/buf.h"
 #include "lib/diag.h"
 #include "lib/macro.h"
+#include "lib/strutil.h" /* strprintf() for messages and fixes */
 
 /* What nfs-systemd-check found, kept as data until the very end: the checks
  * add findings, main sorts and renders them once, as text or as JSON. */
@@ -29,8 +30,6 @@ struct finding_list {
 int finding_add(struct finding_list *l, enum diag_severity severity, const char *id, const char *file,
                 unsigned line, const char *unit, char *message, char *fix);
 
-/* printf into a new string, NULL on OOM: for the message and fix arguments */
-char *strf(const char *format, ...) _printf_(1, 2);
 
 /* Errors first, then warnings, then notes; the order within one severity is
  * the order the checks found them in. */
