@@ -440,17 +440,6 @@ static int check_krb5_export(struct context *c, const struct export_entry *e) {
                            strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
 }
 
-static int export_target(const char *export_root, const char *path, char **ret) {
-        _cleanup_free_ char *joined = NULL;
-
-        if (export_root && *export_root) {
-                if (asprintf(&joined, "%s/%s", export_root, path) < 0)
-                        return -ENOMEM;
-                path = joined;
-        }
-        return path_normalize(path, true, ret, NULL);
-}
-
 static int check_exports(struct context *c) {
         const struct export_table *t = &c->in->exports;
         struct exported_path *paths = calloc(t->n ? t->n : 1, sizeof(*paths));
@@ -465,7 +454,7 @@ static int check_exports(struct context *c) {
                 struct exported_path *ep;
                 char *target;
 
-                r = export_target(c->in->export_root, e->path, &target);
+                r = export_path_served(c->in->export_root, e->path, &target, NULL);
                 if (r == -ENOMEM)
                         break;
                 if (r < 0) {

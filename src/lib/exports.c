@@ -595,6 +595,17 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
         return r;
 }
 
+int export_path_served(const char *export_root, const char *path, char **ret, bool *had_dotdot) {
+        _cleanup_free_ char *joined = NULL;
+
+        if (export_root && *export_root) {
+                if (asprintf(&joined, "%s/%s", export_root, path) < 0)
+                        return -ENOMEM;
+                path = joined;
+        }
+        return path_normalize(path, true, ret, had_dotdot);
+}
+
 void export_table_free(struct export_table *t) {
         for (size_t i = 0; i < t->n; i++) {
                 for (size_t j = 0; j < t->entries[i].n_clients; j++)

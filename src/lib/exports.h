@@ -44,4 +44,10 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
  * the root. Missing files are normal. */
 int exports_read(struct export_table *t, const struct rootfs *root, struct diag_list *diags);
 
+/* The directory the server serves for export path `path`: nfs.conf's
+ * [exports] rootdir= (`export_root`, may be NULL or "") prefixed, normalised,
+ * ".." resolved lexically (*had_dotdot, if given, says so). -EINVAL for a
+ * path that cannot be normalised, -ENOMEM. */
+int export_path_served(const char *export_root, const char *path, char **ret, bool *had_dotdot);
+
 void export_table_free(struct export_table *t);

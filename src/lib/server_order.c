@@ -62,18 +62,6 @@ oom:
         return -ENOMEM;
 }
 
-/* The export path as the server sees it: rootdir prefixed, normalised. */
-static int export_target(const char *export_root, const char *path, char **ret, bool *had_dotdot) {
-        _cleanup_free_ char *joined = NULL;
-
-        if (export_root && *export_root) {
-                if (asprintf(&joined, "%s/%s", export_root, path) < 0)
-                        return -ENOMEM;
-                path = joined;
-        }
-        return path_normalize(path, true, ret, had_dotdot);
-}
-
 /* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
  * after each fstab mount on its way instead. Mounts from elsewhere (hand
  * written .mount units) cannot be named for it; the reason says so. */
@@ -225,7 +213,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                 char *target;
                 bool dotdot;
 
-                r = export_target(export_root, e->path, &target, &dotdot);
+                r = export_path_served(export_root, e->path, &target, &dotdot);
                 if (r == -ENOMEM)
                         goto finish;
                 if (r < 0) {
