@@ -217,33 +217,46 @@ static int read_one(struct nfsconf *c, const struct rootfs *root, const char *pa
         return nfsconf_parse(c, data, size, path, root, diags);
 }
 
-int nfsconf_read(struct nfsconf *c, const struct rootfs *root, struct diag_list *diags) {
-        static const char *const dirs[] = {"/etc/nfs.conf.d", "/usr/etc/nfs.conf.d"};
+/* CONF.d/ *.conf in version order, each read where it stands. */
+static int read_dir(struct nfsconf *c, const struct rootfs *root, const char *conf, struct diag_list *diags) {
+        _cleanup_free_ char *dir = NULL;
         char **names = NULL;
-        int r, n = -ENOENT;
+        int r = 0, n;
 
-        r = read_one(c, root, "/etc/nfs.conf", diags);
-        if (r == -ENOENT)
-                r = read_one(c, root, "/usr/etc/nfs.conf", diags);
-        if (r < 0 && r != -ENOENT)
-                return r;
-
-        for (size_t d = 0; d < ELEMENTSOF(dirs) && n == -ENOENT; d++) {
-                n = rootfs_list_dir(root, dirs[d], ".conf", &names);
-                for (int i = 0; i < n; i++) {
-                        _cleanup_free_ char *full = NULL;
-                        if (asprintf(&full, "%s/%s", dirs[d], names[i]) < 0) {
-                                strv_free(names, (size_t) n);
-                                return -ENOMEM;
-                        }
-                        r = read_one(c, root, full, diags);
-                        if (r < 0 && r != -ENOENT) {
-                                strv_free(names, (size_t) n);
-                                return r;
-                        }
+        if (asprintf(&dir, "%s.d", conf) < 0)
+                return -ENOMEM;
+        n = rootfs_list_dir(root, dir, ".conf", &names);
+        if (n < 0)
+                return n == -ENOMEM ? n : 0;
+        for (int i = 0; i < n && r >= 0; i++) {
+                _cleanup_free_ char *full = NULL;
+                if (asprintf(&full, "%s/%s", dir, names[i]) < 0) {
+                        r = -ENOMEM;
+                        break;
                 }
-                if (n >= 0)
-                        strv_free(names, (size_t) n);
+                r = read_one(c, root, full, diags);
+                if (r == -ENOENT)
+                        r = 0;
+        }
+        strv_free(names, (size_t) n);
+        return r;
+}
+
+int nfsconf_read(struct nfsconf *c, const struct rootfs *root, struct diag_list *diags) {
+        /* nfs-utils 2.7.1 and later (conffile.c conf_init_file): the vendor
+         * layer under /usr/etc first, then the administrator's /etc, each file
+         * followed by its .d directory; a later assignment wins, so /etc
+         * overrides /usr/etc key by key. 2.6.2 (Debian 12) reads only /etc; a
+         * Debian 12 system has no /usr/etc/nfs.conf, so one order serves all. */
+        static const char *const layers[] = {"/usr/etc/nfs.conf", "/etc/nfs.conf"};
+
+        for (size_t i = 0; i < ELEMENTSOF(layers); i++) {
+                int r = read_one(c, root, layers[i], diags);
+                if (r < 0 && r != -ENOENT)
+                        return r;
+                r = read_dir(c, root, layers[i], diags);
+                if (r < 0)
+                        return r;
         }
         return 0;
 }

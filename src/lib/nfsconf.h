@@ -7,9 +7,9 @@
 #include "diag.h"
 #include "rootfs.h"
 
-/* nfs.conf(5): /etc/nfs.conf (or /usr/etc/nfs.conf when there is none), then
- * the *.conf files of /etc/nfs.conf.d (or /usr/etc/nfs.conf.d), "include="
- * files where they stand. A later assignment wins. */
+/* nfs.conf(5): /usr/etc/nfs.conf, the *.conf files of /usr/etc/nfs.conf.d,
+ * then /etc/nfs.conf and /etc/nfs.conf.d/ *.conf, "include=" files where they
+ * stand. A later assignment wins, so /etc overrides /usr/etc key by key. */
 
 struct nfsconf_entry {
         char *section;    /* lower case */
