@@ -148,7 +148,7 @@ verify() {
 dump() {
 	local root=$1 out=$2 status=0
 	shift 2
-	(cd "$SCRATCH" && SYSTEMD_LOG_LEVEL=debug SYSTEMD_LOG_COLOR=0 \
+	(cd "$SCRATCH" && SYSTEMD_LOG_LEVEL=debug SYSTEMD_LOG_COLOR=0 SYSTEMD_UTF8=0 \
 		systemd-analyze verify --man=no --root="$root" "$@") >"$out.stdout" 2>"$out.stderr" || status=$?
 	cat "$out.stdout" "$out.stderr" >"$out"
 	rm -f "$out.stdout" "$out.stderr"

@@ -73,13 +73,20 @@ class Unit:
         return self.props.get(key, [])
 
 
+# The dump is systemd's unit_dump() format, the one `systemd-analyze dump`
+# prints: the same keys from 252 to 262.  Only its arrow glyph depends on
+# the locale (257 draws "→" where 252 drew "->"); SYSTEMD_UTF8=0 asks for
+# ASCII and the pattern accepts both, so no release's wording is assumed.
+ARROW = r"(?:->|\u2192) "
+
+
 def parse_dump(text):
     """Unit dumps of systemd-analyze verify: {unit name: Unit}."""
     units = {}
     unit = None
     command = None
     for line in text.splitlines():
-        m = re.match(r"^\t-> Unit (.+):$", line)
+        m = re.match(r"^\t" + ARROW + r"Unit (.+):$", line)
         if m:
             unit = units.setdefault(m.group(1), Unit(m.group(1)))
             command = None
@@ -90,7 +97,7 @@ def parse_dump(text):
             # the dump ended (log lines follow)
             unit = None
             continue
-        m = re.match(r"^\t\t-> (Exec\w+):$", line)
+        m = re.match(r"^\t\t" + ARROW + r"(Exec\w+):$", line)
         if m:
             command = m.group(1)
             continue
@@ -115,7 +122,8 @@ def analyze_streams(*units):
     """(exit status, dump, log) of debug-level verify of units: the unit
     dumps go to stdout, the log (transaction, cycles) to stderr; kept
     apart because the two interleave mid-line on a shared pipe."""
-    env = dict(os.environ, SYSTEMD_LOG_LEVEL="debug", SYSTEMD_LOG_COLOR="0")
+    env = dict(os.environ, SYSTEMD_LOG_LEVEL="debug", SYSTEMD_LOG_COLOR="0",
+               SYSTEMD_UTF8="0")
     p = subprocess.run(
         ["systemd-analyze", "verify", "--man=no", "--root=" + ROOT, *units],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
@@ -287,6 +295,10 @@ def rule_rpcbind_socket_only(c):
             continue
         for key in ("Requires", "Wants", "BindsTo", "After", "Before", "Requisite"):
             for t in ("rpcbind.target", "rpcbind.service"):
+                # statd's After=rpcbind.service is ordering only (rule
+                # statd-after-rpcbind-service); nothing pulls the service in.
+                if (name, key, t) == ("rpc-statd.service", "After", "rpcbind.service"):
+                    continue
                 c.that(not u.has(key, t, "origin-file"), f"{name}: {key}={t}")
         if name == "rpc-statd.service":
             continue
@@ -414,10 +426,11 @@ def rule_stop_and_reload(c):
     re-exports."""
     d = load("nfs-server.service")
     s = d["nfs-server.service"]
-    nfsd = os.environ["SBINDIR_NFS"] + "/rpc.nfsd"
+    control = os.environ["HELPERDIR"] + "/nfs-server-control"
     exportfs = os.environ["SBINDIR_NFS"] + "/exportfs"
-    c.that(s.commands.get("ExecStart") == [nfsd], f"ExecStart: {s.commands.get('ExecStart')}")
-    c.that(s.commands.get("ExecStop") == [nfsd + " 0"], f"ExecStop: {s.commands.get('ExecStop')}")
+    # The helper picks nfsdctl or rpc.nfsd (rule server-start-tool).
+    c.that(s.commands.get("ExecStart") == [control + " start"], f"ExecStart: {s.commands.get('ExecStart')}")
+    c.that(s.commands.get("ExecStop") == [control + " stop"], f"ExecStop: {s.commands.get('ExecStop')}")
     c.that(s.commands.get("ExecStopPost") == [exportfs + " -au", exportfs + " -f"],
            f"ExecStopPost: {s.commands.get('ExecStopPost')}")
     c.that(s.commands.get("ExecReload") == [exportfs + " -r"],
@@ -483,6 +496,93 @@ def rule_volatile_state(c):
            f"{PIPEFS_MOUNT}: not After=systemd-tmpfiles-setup.service")
 
 
+
+def rule_statd_after_rpcbind_service(c):
+    """nfs-utils df920ac1: rpc-statd is ordered after rpcbind.service as well
+    as the socket, so `systemctl restart rpcbind.socket` restarts statd
+    once rpcbind runs again (stalled for a minute without it)."""
+    d = load("rpc-statd.service")
+    statd = d["rpc-statd.service"]
+    c.that(statd.has("After", "rpcbind.service", "origin-file"),
+           "rpc-statd.service: not After=rpcbind.service")
+    c.that(statd.has("After", "rpcbind.socket", "origin-file"),
+           "rpc-statd.service: not After=rpcbind.socket")
+    for key in ("Requires", "Wants", "BindsTo", "Requisite"):
+        c.that(not statd.has(key, "rpcbind.service"),
+               f"rpc-statd.service: {key}=rpcbind.service (only ordering; the socket activates it)")
+
+
+def rule_client_not_network_online(c):
+    """nfs-utils 4c275442: an enabled nfs-client.target never pulls
+    network-online.target into a boot (offline and cloud boots); the units
+    it wants may only be ordered after it."""
+    names = ["nfs-client.target", "rpc-statd-notify.service", "auth-rpcgss-module.service",
+             "nfs-blkmap.service", "rpc-gssd.service"]
+    d = load(*names)
+    for name in names:
+        for key in ("Wants", "Requires", "BindsTo", "Requisite"):
+            c.that(not d[name].has(key, "network-online.target"),
+                   f"{name}: {key}=network-online.target (pulled into every client boot)")
+    c.that(d["rpc-statd-notify.service"].has("After", "network-online.target"),
+           "rpc-statd-notify.service: no longer After=network-online.target")
+    # and systemd's own transaction agrees: starting the client target
+    # installs no job for network-online.target
+    status, log = analyze("nfs-client.target")
+    c.that("Installed new job" in log, "no start transaction in the log of verify nfs-client.target")
+    c.that("Installed new job network-online.target" not in log,
+           "starting nfs-client.target installs a job for network-online.target")
+
+
+def rule_nfsd_after_modules_load(c):
+    """nfs-utils 8c5a1ad1: /proc/fs/nfsd is mounted after
+    systemd-modules-load, so modprobe.d options for nfsd apply; nfs-utils
+    092971c4: nfsdcld waits for the root to be writable."""
+    d = load("proc-fs-nfsd.mount", "nfsdcld.service")
+    c.that(d["proc-fs-nfsd.mount"].has("After", "systemd-modules-load.service", "origin-file"),
+           "proc-fs-nfsd.mount: not After=systemd-modules-load.service")
+    c.that(d["nfsdcld.service"].has("After", "systemd-remount-fs.service", "origin-file"),
+           "nfsdcld.service: not After=systemd-remount-fs.service")
+
+
+def rule_daemon_conditions(c):
+    """A daemon the release or host lacks (no blkmapd in nfs-utils 3, no
+    server daemons on a client) leaves a skipped unit, never a failed one:
+    every unit that runs a daemon is conditioned on its binary."""
+    binaries = {
+        "nfs-server.service": os.environ["SBINDIR_NFS"] + "/exportfs",
+        "nfs-mountd.service": os.environ["SBINDIR_NFS"] + "/rpc.mountd",
+        "nfs-idmapd.service": os.environ["SBINDIR_NFS"] + "/rpc.idmapd",
+        "nfsdcld.service": os.environ["SBINDIR_NFS"] + "/nfsdcld",
+        "rpc-gssd.service": os.environ["SBINDIR_NFS"] + "/rpc.gssd",
+        "rpc-svcgssd.service": os.environ["SBINDIR_NFS"] + "/rpc.svcgssd",
+        "nfs-blkmap.service": os.environ["SBINDIR_NFS"] + "/blkmapd",
+        "rpc-statd.service": os.environ["SBINDIR_STATD"] + "/rpc.statd",
+        "rpc-statd-notify.service": os.environ["SBINDIR_STATD"] + "/sm-notify",
+    }
+    if os.path.exists(os.path.join(ROOT, "etc/systemd/system/fsidd.service")):
+        binaries["fsidd.service"] = os.environ["SBINDIR_NFS"] + "/fsidd"
+    d = load(*binaries)
+    for name, binary in binaries.items():
+        c.that(f"ConditionFileIsExecutable={binary}" in unit_file_lines(d[name]),
+               f"{name}: no ConditionFileIsExecutable={binary}")
+
+
+def rule_server_start_tool(c):
+    """nfs-utils 21ded9ee: the server threads start with nfsdctl where it
+    exists and the kernel has the nfsd and lockd netlink families, with
+    rpc.nfsd otherwise; the helper asks the kernel before it runs either."""
+    helper = os.path.join(ROOT, os.environ["HELPERDIR"].lstrip("/"), "nfs-server-control")
+    probe = os.path.join(ROOT, os.environ["HELPERDIR"].lstrip("/"), "genl-family-exists")
+    c.that(os.access(helper, os.X_OK), f"{helper} is not installed executable")
+    c.that(os.access(probe, os.X_OK), f"{probe} is not installed executable")
+    if not os.access(helper, os.X_OK):
+        return
+    text = open(helper, encoding="utf-8").read()
+    nfs = os.environ["SBINDIR_NFS"]
+    for needle in (f"{nfs}/nfsdctl", f"{nfs}/rpc.nfsd", "genl-family-exists nfsd lockd",
+                   '"$nfsdctl" autostart', '"$nfsdctl" threads 0', '"$rpc_nfsd" 0'):
+        c.that(needle in text, f"nfs-server-control does not say {needle}")
+
 RULES = {
     "early-boot": rule_early_boot,
     "client-after-gss": rule_client_after_gss,
@@ -496,6 +596,11 @@ RULES = {
     "debian-alias": rule_debian_alias,
     "documentation": rule_documentation,
     "volatile-state": rule_volatile_state,
+    "statd-after-rpcbind-service": rule_statd_after_rpcbind_service,
+    "client-not-network-online": rule_client_not_network_online,
+    "nfsd-after-modules-load": rule_nfsd_after_modules_load,
+    "daemon-conditions": rule_daemon_conditions,
+    "server-start-tool": rule_server_start_tool,
 }
 
 
