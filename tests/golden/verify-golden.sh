@@ -40,8 +40,9 @@ for case_dir in "$CASES"/*/; do
 		# the dump of nfs-server.service itself: from its header to the next unit
 		got, inside = set(), False
 		for line in dump:
-		    if line.startswith(b"\t-> Unit "):
-		        inside = line.strip() == b"-> Unit nfs-server.service:"
+		    # "->" (lib.sh's dump asks for ASCII), or systemd 257's UTF-8 arrow
+		    if line.startswith((b"\t-> Unit ", "\t\u2192 Unit ".encode())):
+		        inside = line.strip().endswith(b" Unit nfs-server.service:")
 		    elif inside and line.startswith(b"\t\tRequiresMountsFor: "):
 		        got.add(line[len(b"\t\tRequiresMountsFor: "):].rsplit(b" (", 1)[0])
 		want = set()
