@@ -1,6 +1,8 @@
 """Scenarios that a correct server satisfies all at once, with Debian's own nfs.conf:
 exports on their own disks (plain, _netdev, nofail, odd characters), a loopback mount in
 fstab, an NFSv3 lock, then restart/reload after everything else was looked at."""
+import re
+
 from lib.check import served_marker, ordered_after_mount, shutdown_order
 
 SCENARIOS = {
@@ -12,6 +14,7 @@ SCENARIOS = {
     9: 'Paths with a space and a % in exports and fstab',
     12: "Debian's nfs.conf (pipefs-directory=/run/rpc_pipefs)",
     14: 'restart nfs-utils.service and reload nfs-server.service',
+    15: 'restart rpcbind.socket with an NFSv3 mount: quick, statd registered again',
 }
 OPTS = '*(rw,no_subtree_check,no_root_squash)'
 DISKS = {'S1': {}, 'S3': {}, 'S4': {}, 'S9A': {}, 'S9B': {}}
@@ -69,6 +72,20 @@ cap 14.reload-bad systemctl reload nfs-server.service
 cap 14.exportfs-bad exportfs -v
 fact 14.server-after-bad-reload "$(systemctl is-active nfs-server.service)"
 rm -f /etc/exports.d/bad.exports
+# 15: with an NFSv3 mount (statd running), restart rpcbind.socket; nfs-utils df920ac1 orders
+# statd after rpcbind.service too, or the restart stalls for about a minute.
+mkdir -p /mnt/v3b
+cap 15.mount mount -t nfs -o vers=3,soft,timeo=100,retrans=2,retry=0 127.0.0.1:/srv/s1 /mnt/v3b
+fact 15.statd-before "$(pids rpc.statd)"
+t0=$(date +%s.%N)
+cap 15.restart systemctl restart rpcbind.socket
+t1=$(date +%s.%N)
+fact 15.restart-seconds "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b-a}')"
+sleep 1
+fact 15.statd-after "$(pids rpc.statd)"
+cap 15.rpcinfo rpcinfo -p
+cap 15.failed systemctl list-units --failed --plain --no-legend --no-pager
+umount /mnt/v3b
 '''
 
 DAEMONS = ['rpc.mountd', 'rpc.idmapd', 'rpc.statd', 'nfsdcld', 'rpc.gssd', 'rpc.svcgssd']
@@ -148,3 +165,19 @@ def check(n, sc, r):
         sc.check(r.fact('14.server-after-bad-reload') == 'active' and '/srv/s1' in r.text('14.exportfs-bad'),
                  'after the bad reload the server is active and still serves /srv/s1',
                  '%s; %s' % (r.fact('14.server-after-bad-reload'), r.text('14.exportfs-bad').strip()[:200]))
+    elif n == 15:
+        sc.check(r.fact('rc.15.mount') == '0', 'NFSv3 loopback mount succeeds', r.text('15.mount'))
+        sc.check(r.fact('15.statd-before'), 'rpc.statd runs before the restart', r.fact('15.statd-before'))
+        try:
+            took = float(r.fact('15.restart-seconds'))
+        except ValueError:
+            took = None
+        sc.check(r.fact('rc.15.restart') == '0' and took is not None and took < 5,
+                 'systemctl restart rpcbind.socket finishes in under 5 s',
+                 'rc=%s, %s s' % (r.fact('rc.15.restart'), took))
+        sc.check(r.fact('15.statd-after'), 'rpc.statd runs after the restart', r.fact('15.statd-after'))
+        sc.check(re.search(r'\bstatus\b', r.text('15.rpcinfo')),
+                 'statd is registered with rpcbind again (rpcinfo lists status)',
+                 r.text('15.rpcinfo').strip()[-300:])
+        failed = r.text('15.failed').strip()
+        sc.check(not failed, 'no unit failed in the rpcbind restart', failed.replace('\n', '; ')[:300])
