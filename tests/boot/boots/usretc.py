@@ -19,8 +19,9 @@ SCENARIO_SH = r'''
 mkdir -p /mnt/c17
 cap mount17 mount -t nfs -o vers=4.2,soft,timeo=100,retrans=2,retry=0 127.0.0.1:/srv/s17 /mnt/c17
 cap ls17 ls -A /mnt/c17
-umount /mnt/c17
+# idmapd opens a client's pipes below the pipefs only while an NFSv4 mount exists.
 cap idmapd-fds sh -c 'ls -l /proc/$(pgrep -xo rpc.idmapd)/fd'
+umount /mnt/c17
 '''
 
 
