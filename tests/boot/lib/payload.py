@@ -25,15 +25,22 @@ def _guest(name):
         return f.read()
 
 
-def build(workdir, boot, destdir=None):
-    """Writes payload.raw in workdir for boot (a module from boots/). With destdir (our
-    side), the project's install tree goes over the stock one."""
+DEB_IN_GUEST = '/var/cache/nfs-systemd-boot/nfs-systemd.deb'
+
+
+def build(workdir, boot, destdir=None, deb=None):
+    """Writes payload.raw in workdir for boot (a module from boots/). Our side comes either
+    as the Debian package (deb: installed with dpkg -i before systemd starts, as an
+    administrator installs it) or as an install tree copied over the stock one (destdir)."""
     top = os.path.join(workdir, 'payload')
     shutil.rmtree(top, ignore_errors=True)
     root = os.path.join(top, 'root')
     os.makedirs(root)
     if destdir:
         shutil.copytree(destdir, root, symlinks=True, dirs_exist_ok=True)
+    if deb:
+        os.makedirs(os.path.dirname(root + DEB_IN_GUEST))
+        shutil.copy(deb, root + DEB_IN_GUEST)
     files = dict(COMMON_FILES)
     files.update({
         'usr/local/sbin/boot-collect': _guest('collect'),
@@ -46,7 +53,13 @@ def build(workdir, boot, destdir=None):
     files.update(getattr(boot, 'FILES', {}))
     disks.write_tree(root, files)
     prepare = getattr(boot, 'PREPARE', '')
-    if destdir:
+    if deb:
+        # The package diverts the stock files and leaves enablement to nfs-common and
+        # nfs-kernel-server (their links are in the image already); its daemon-reload is
+        # skipped here because systemd is not running yet.
+        prepare = ('dpkg -i %s >/dev/console 2>&1 || echo "preinit: dpkg -i failed" >/dev/console\n'
+                   % DEB_IN_GUEST) + prepare
+    elif destdir:
         # As a package's postinst would: enablement follows our units' [Install] sections.
         prepare = ('systemctl --no-reload reenable nfs-server.service nfs-client.target'
                    ' >/dev/console 2>&1 || echo "preinit: reenable failed" >/dev/console\n') + prepare
