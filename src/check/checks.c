@@ -17,12 +17,9 @@
 #include "lib/strmap.h"
 
 const char *const check_unit_names[_UNIT_MAX] = {
-        [UNIT_NFS_SERVER] = "nfs-server.service",
-        [UNIT_NFS_KERNEL_SERVER] = "nfs-kernel-server.service",
-        [UNIT_NFS_CLIENT] = "nfs-client.target",
-        [UNIT_RPCBIND_SERVICE] = "rpcbind.service",
-        [UNIT_RPCBIND_SOCKET] = "rpcbind.socket",
-        [UNIT_RPC_STATD] = "rpc-statd.service",
+        [UNIT_NFS_SERVER] = "nfs-server.service", [UNIT_NFS_KERNEL_SERVER] = "nfs-kernel-server.service",
+        [UNIT_NFS_CLIENT] = "nfs-client.target",  [UNIT_RPCBIND_SERVICE] = "rpcbind.service",
+        [UNIT_RPCBIND_SOCKET] = "rpcbind.socket", [UNIT_RPC_STATD] = "rpc-statd.service",
         [UNIT_RPC_GSSD] = "rpc-gssd.service",
 };
 
@@ -30,7 +27,7 @@ const char *const check_unit_names[_UNIT_MAX] = {
 struct context {
         const struct check_input *in;
         struct finding_list *findings;
-        struct strmap mounts;   /* fstab mount point → first fstab_mount for it, as systemd keeps */
+        struct strmap mounts; /* fstab mount point → first fstab_mount for it, as systemd keeps */
         const char *fstab_file;
 };
 
@@ -114,8 +111,8 @@ struct nfsv3_cause {
         bool on;
         const char *file; /* NULL when it is a default */
         unsigned line;
-        char *text;       /* what turns it on */
-        char *off;        /* the edit that turns it off, when this is the only cause; else NULL */
+        char *text; /* what turns it on */
+        char *off;  /* the edit that turns it off, when this is the only cause; else NULL */
 };
 
 static void nfsv3_cause_done(struct nfsv3_cause *v3) {
@@ -136,15 +133,17 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 if (e && !value)
                         return -ENOMEM;
                 n_causes++;
-                v3 = (struct nfsv3_cause) {
+                v3 = (struct nfsv3_cause){
                         .on = true,
                         .file = e ? e->file : NULL,
                         .line = e ? e->line : 0,
-                        .text = e ? strprintf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on", server,
-                                         value, e->file, e->line)
+                        .text = e ? strprintf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on",
+                                              server, value, e->file, e->line)
                                   : strprintf("%s is enabled and [nfsd] vers3 is on by default", server),
-                        .off = e ? strprintf("change line %u of %s to vers3=n if no client uses NFSv3", e->line, e->file)
-                                 : strprintf("set vers3=n in [nfsd] of /etc/nfs.conf if no client uses NFSv3"),
+                        .off = e ? strprintf("change line %u of %s to vers3=n if no client uses NFSv3",
+                                             e->line, e->file)
+                                 : strprintf(
+                                           "set vers3=n in [nfsd] of /etc/nfs.conf if no client uses NFSv3"),
                 };
                 if (!v3.text || !v3.off)
                         goto oom;
@@ -160,14 +159,14 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 where = escape_for_comment(m->where);
                 if (!where)
                         goto oom;
-                v3 = (struct nfsv3_cause) {
+                v3 = (struct nfsv3_cause){
                         .on = true,
                         .file = c->fstab_file,
                         .line = m->line,
                         .text = strprintf("the NFS mount %s (%s:%u) asks for NFSv3 without nolock", where,
-                                     c->fstab_file, m->line),
+                                          c->fstab_file, m->line),
                         .off = strprintf("give the mount on line %u of %s vers=4.2 (or nolock)", m->line,
-                                    c->fstab_file),
+                                         c->fstab_file),
                 };
                 if (!v3.text || !v3.off)
                         goto oom;
@@ -212,10 +211,11 @@ static int add_read_diags(struct context *c, const struct diag_list *d, enum dia
                 const struct diag *g = &d->items[i];
                 int r;
 
-                r = finding_add(c->findings, g->severity, ids[source], g->file, g->line, NULL, strdup(g->message),
-                                g->line > 0 ? strprintf("correct or remove line %u of %s (see %s)%s", g->line, g->file,
-                                                   manuals[source], then[source])
-                                            : strprintf("make %s readable or remove it%s", g->file, then[source]));
+                r = finding_add(
+                        c->findings, g->severity, ids[source], g->file, g->line, NULL, strdup(g->message),
+                        g->line > 0 ? strprintf("correct or remove line %u of %s (see %s)%s", g->line,
+                                                g->file, manuals[source], then[source])
+                                    : strprintf("make %s readable or remove it%s", g->file, then[source]));
                 if (r < 0)
                         return r;
         }
@@ -238,7 +238,8 @@ static int check_read_diags(struct context *c) {
 
 static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
         const struct check_input *in = c->in;
-        const struct unit_info *svc = &in->units[UNIT_RPCBIND_SERVICE], *sock = &in->units[UNIT_RPCBIND_SOCKET];
+        const struct unit_info *svc = &in->units[UNIT_RPCBIND_SERVICE],
+                               *sock = &in->units[UNIT_RPCBIND_SOCKET];
         const char *user = server_enabled(in);
         int r;
 
@@ -247,14 +248,15 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
 
         if ((svc->masked_at || sock->masked_at) && v3->on) {
                 bool service = svc->masked_at != NULL;
-                r = finding_add(c->findings, DIAG_ERROR, "rpcbind-masked-nfsv3-on", v3->file, v3->line,
-                                check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
-                                strprintf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs the local rpcbind for "
-                                     "its MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
-                                     check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
-                                     service ? svc->masked_at : sock->masked_at, v3->text),
-                                strprintf("systemctl unmask rpcbind.service rpcbind.socket%s%s", v3->off ? ", or " : "",
-                                     strempty(v3->off)));
+                r = finding_add(
+                        c->findings, DIAG_ERROR, "rpcbind-masked-nfsv3-on", v3->file, v3->line,
+                        check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
+                        strprintf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs the local rpcbind for "
+                                  "its MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
+                                  check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
+                                  service ? svc->masked_at : sock->masked_at, v3->text),
+                        strprintf("systemctl unmask rpcbind.service rpcbind.socket%s%s",
+                                  v3->off ? ", or " : "", strempty(v3->off)));
                 if (r < 0)
                         return r;
         }
@@ -263,22 +265,24 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
         if (user && !svc->enabled_by && !sock->enabled_by && !svc->masked_at && !sock->masked_at &&
             (svc->installed_at || sock->installed_at)) {
                 if (v3->on)
-                        r = finding_add(c->findings, DIAG_NOTE, "rpcbind-disabled-not-masked", NULL, 0,
-                                        check_unit_names[UNIT_RPCBIND_SERVICE],
-                                        strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
-                                             "and %s is enabled: the NFS units pull rpcbind in, so it still "
-                                             "starts, which NFSv3 needs (%s)",
-                                             user, v3->text),
-                                        strprintf("systemctl enable rpcbind.service rpcbind.socket (mask them only "
-                                             "once NFSv3 is off everywhere)"));
+                        r = finding_add(
+                                c->findings, DIAG_NOTE, "rpcbind-disabled-not-masked", NULL, 0,
+                                check_unit_names[UNIT_RPCBIND_SERVICE],
+                                strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                          "and %s is enabled: the NFS units pull rpcbind in, so it still "
+                                          "starts, which NFSv3 needs (%s)",
+                                          user, v3->text),
+                                strprintf("systemctl enable rpcbind.service rpcbind.socket (mask them only "
+                                          "once NFSv3 is off everywhere)"));
                 else
-                        r = finding_add(c->findings, DIAG_WARNING, "rpcbind-disabled-not-masked", NULL, 0,
-                                        check_unit_names[UNIT_RPCBIND_SERVICE],
-                                        strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
-                                             "and %s is enabled: the NFS units pull rpcbind in, so it still "
-                                             "starts although NFSv3 is off",
-                                             user),
-                                        strprintf("systemctl mask rpcbind.service rpcbind.socket"));
+                        r = finding_add(
+                                c->findings, DIAG_WARNING, "rpcbind-disabled-not-masked", NULL, 0,
+                                check_unit_names[UNIT_RPCBIND_SERVICE],
+                                strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                          "and %s is enabled: the NFS units pull rpcbind in, so it still "
+                                          "starts although NFSv3 is off",
+                                          user),
+                                strprintf("systemctl mask rpcbind.service rpcbind.socket"));
                 if (r < 0)
                         return r;
         }
@@ -290,13 +294,14 @@ static int check_statd(struct context *c, const struct nfsv3_cause *v3) {
 
         if (!statd->masked_at || !v3->on)
                 return 0;
-        return finding_add(c->findings, DIAG_ERROR, "rpc-statd-masked-nfsv3-on", v3->file, v3->line,
-                           check_unit_names[UNIT_RPC_STATD],
-                           strprintf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
-                                "rpc.statd, so lock requests fail and NFSv3 mounts without nolock are refused",
-                                statd->masked_at, v3->text),
-                           strprintf("systemctl unmask rpc-statd.service%s%s", v3->off ? ", or " : "",
-                                strempty(v3->off)));
+        return finding_add(
+                c->findings, DIAG_ERROR, "rpc-statd-masked-nfsv3-on", v3->file, v3->line,
+                check_unit_names[UNIT_RPC_STATD],
+                strprintf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
+                          "rpc.statd, so lock requests fail and NFSv3 mounts without nolock are refused",
+                          statd->masked_at, v3->text),
+                strprintf("systemctl unmask rpc-statd.service%s%s", v3->off ? ", or " : "",
+                          strempty(v3->off)));
 }
 
 static int check_nothing_exported(struct context *c) {
@@ -305,13 +310,14 @@ static int check_nothing_exported(struct context *c) {
 
         if (!unit_enabled(in, u) || in->exports.n > 0)
                 return 0;
-        return finding_add(c->findings, DIAG_NOTE, "server-enabled-nothing-exported", NULL, 0, check_unit_names[u],
-                           strprintf("%s is enabled (%s) but /etc/exports and /etc/exports.d export nothing: the "
-                                "server starts and serves no one",
-                                check_unit_names[u], in->units[u].enabled_by),
-                           strprintf("add an export to /etc/exports and run exportfs -ra, or run systemctl disable "
-                                "--now %s",
-                                check_unit_names[u]));
+        return finding_add(
+                c->findings, DIAG_NOTE, "server-enabled-nothing-exported", NULL, 0, check_unit_names[u],
+                strprintf("%s is enabled (%s) but /etc/exports and /etc/exports.d export nothing: the "
+                          "server starts and serves no one",
+                          check_unit_names[u], in->units[u].enabled_by),
+                strprintf("add an export to /etc/exports and run exportfs -ra, or run systemctl disable "
+                          "--now %s",
+                          check_unit_names[u]));
 }
 
 /* --- exports --- */
@@ -344,13 +350,16 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 return finding_add(
                         c->findings, DIAG_WARNING, "export-on-noauto-mount", e->file, e->line, NULL,
-                        where ? strprintf("%s lies on the noauto mount %s (%s:%u): boot does not mount it and "
-                                     "nfs-server.service is not ordered after it, so clients see the empty "
-                                     "directory underneath until someone mounts it",
-                                     path, where, c->fstab_file, m->line)
+                        where ? strprintf(
+                                        "%s lies on the noauto mount %s (%s:%u): boot does not mount it and "
+                                        "nfs-server.service is not ordered after it, so clients see the "
+                                        "empty "
+                                        "directory underneath until someone mounts it",
+                                        path, where, c->fstab_file, m->line)
                               : NULL,
-                        strprintf("remove noauto from the options on line %u of %s, then run systemctl daemon-reload",
-                             m->line, c->fstab_file));
+                        strprintf("remove noauto from the options on line %u of %s, then run systemctl "
+                                  "daemon-reload",
+                                  m->line, c->fstab_file));
         }
         if (oom)
                 return -ENOMEM;
@@ -359,15 +368,18 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (m && ep->first_no_mp) {
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 const struct export_entry *no_mp = ep->first_no_mp;
-                return finding_add(
-                        c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file, no_mp->line, NULL,
-                        where ? strprintf("%s lies on the nofail mount %s (%s:%u): nfs-server.service requires it, so "
-                                     "when that disk is missing at boot the whole NFS server fails to start",
-                                     path, where, c->fstab_file, m->line)
-                              : NULL,
-                        strprintf("add the mp option to every client of %s on line %u of %s (e.g. *(ro,mp)), so the "
-                             "export waits for the disk instead, then run exportfs -ra",
-                             path, no_mp->line, no_mp->file));
+                return finding_add(c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file,
+                                   no_mp->line, NULL,
+                                   where ? strprintf("%s lies on the nofail mount %s (%s:%u): "
+                                                     "nfs-server.service requires it, so "
+                                                     "when that disk is missing at boot the whole NFS "
+                                                     "server fails to start",
+                                                     path, where, c->fstab_file, m->line)
+                                         : NULL,
+                                   strprintf("add the mp option to every client of %s on line %u of %s "
+                                             "(e.g. *(ro,mp)), so the "
+                                             "export waits for the disk instead, then run exportfs -ra",
+                                             path, no_mp->line, no_mp->file));
         }
         if (oom)
                 return -ENOMEM;
@@ -376,14 +388,15 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (oom)
                 return -ENOMEM;
         if (!m || strcmp(m->where, "/") == 0)
-                return finding_add(c->findings, DIAG_NOTE, "export-not-on-own-mount", e->file, e->line, NULL,
-                                   strprintf("%s is not on a mount of its own in %s: it is served from the root "
-                                        "filesystem, so if a disk belongs there, clients see the empty directory "
-                                        "instead",
-                                        path, c->fstab_file),
-                                   strprintf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
-                                        "%s ext4 defaults 0 2\"); otherwise nothing to do",
-                                        path, c->fstab_file, path));
+                return finding_add(
+                        c->findings, DIAG_NOTE, "export-not-on-own-mount", e->file, e->line, NULL,
+                        strprintf("%s is not on a mount of its own in %s: it is served from the root "
+                                  "filesystem, so if a disk belongs there, clients see the empty directory "
+                                  "instead",
+                                  path, c->fstab_file),
+                        strprintf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
+                                  "%s ext4 defaults 0 2\"); otherwise nothing to do",
+                                  path, c->fstab_file, path));
         return 0;
 }
 
@@ -409,15 +422,15 @@ static int check_reexport_fsid(struct context *c, const struct export_entry *e, 
                 host = escape_for_comment(cl->host);
                 if (!path || !where || !host)
                         return -ENOMEM;
-                return finding_add(c->findings, DIAG_ERROR, "reexport-without-fsid", e->file, e->line, NULL,
-                                   strprintf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
-                                        "option: the kernel refuses to export NFS without one, so exportfs "
-                                        "fails for it",
-                                        path, where, c->fstab_file, nfs->line,
-                                        *host ? host : "*"),
-                                   strprintf("add fsid=N, with a number N no other export uses, to the options of "
-                                        "every client on line %u of %s, then run exportfs -ra",
-                                        e->line, e->file));
+                return finding_add(
+                        c->findings, DIAG_ERROR, "reexport-without-fsid", e->file, e->line, NULL,
+                        strprintf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
+                                  "option: the kernel refuses to export NFS without one, so exportfs "
+                                  "fails for it",
+                                  path, where, c->fstab_file, nfs->line, *host ? host : "*"),
+                        strprintf("add fsid=N, with a number N no other export uses, to the options of "
+                                  "every client on line %u of %s, then run exportfs -ra",
+                                  e->line, e->file));
         }
         return 0;
 }
@@ -433,11 +446,12 @@ static int check_krb5_export(struct context *c, const struct export_entry *e) {
         path = escape_for_comment(e->path);
         if (!path)
                 return -ENOMEM;
-        return finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", e->file, e->line, NULL,
-                           strprintf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
-                                "accept Kerberos credentials, so Kerberos clients cannot mount it",
-                                path, c->in->keytab),
-                           strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
+        return finding_add(
+                c->findings, DIAG_ERROR, "krb5-without-keytab", e->file, e->line, NULL,
+                strprintf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
+                          "accept Kerberos credentials, so Kerberos clients cannot mount it",
+                          path, c->in->keytab),
+                strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
 }
 
 static int check_exports(struct context *c) {
@@ -469,7 +483,7 @@ static int check_exports(struct context *c) {
                         break;
                 }
 
-                paths[n_paths] = (struct exported_path) { .target = target, .first = e };
+                paths[n_paths] = (struct exported_path){.target = target, .first = e};
                 r = strmap_put(&by_target, target, &paths[n_paths], (void **) &ep);
                 if (r < 0) {
                         free(target);
@@ -510,11 +524,12 @@ static int check_generator_order(struct context *c) {
                  * ordering chosen. */
                 if (strcmp(g->file, c->fstab_file) == 0)
                         continue;
-                r = finding_add(c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
-                                strdup(g->message),
-                                strprintf("write the path on line %u of %s as a normalised absolute path of at most "
-                                     "255 bytes per component, then run exportfs -ra",
-                                     g->line, g->file));
+                r = finding_add(
+                        c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
+                        strdup(g->message),
+                        strprintf("write the path on line %u of %s as a normalised absolute path of at most "
+                                  "255 bytes per component, then run exportfs -ra",
+                                  g->line, g->file));
                 if (r < 0)
                         return r;
         }
@@ -527,12 +542,13 @@ static int check_generator_order(struct context *c) {
                 where = escape_for_comment(it->path);
                 if (!where)
                         return -ENOMEM;
-                r = finding_add(c->findings, DIAG_NOTE, "reexport-ordering", it->file, it->line, NULL,
-                                strprintf("the NFS mount %s is re-exported, so nfs-server-generator does not order "
-                                     "nfs-server.service before it: %s",
-                                     where, it->reason),
-                                strprintf("nothing to change; nfs-server-generator --explain shows the whole "
-                                     "ordering"));
+                r = finding_add(
+                        c->findings, DIAG_NOTE, "reexport-ordering", it->file, it->line, NULL,
+                        strprintf("the NFS mount %s is re-exported, so nfs-server-generator does not order "
+                                  "nfs-server.service before it: %s",
+                                  where, it->reason),
+                        strprintf("nothing to change; nfs-server-generator --explain shows the whole "
+                                  "ordering"));
                 if (r < 0)
                         return r;
         }
@@ -555,31 +571,32 @@ static int check_fstab(struct context *c) {
                 if (!server && !m->noauto && nfs_source_is_loopback(m->what, in->hostname)) {
                         _cleanup_free_ char *what = escape_for_comment(m->what);
                         _cleanup_free_ char *where = escape_for_comment(m->where);
-                        r = finding_add(c->findings, DIAG_ERROR, "loopback-mount-without-server", c->fstab_file,
-                                        m->line, NULL,
-                                        what && where
-                                                ? strprintf("NFS mount %s comes from this host (%s) but "
-                                                       "nfs-server.service is not enabled: boot waits for a "
-                                                       "server that never starts, then the mount fails",
-                                                       where, what)
-                                                : NULL,
-                                        strprintf("systemctl enable nfs-server.service (or add noauto to line %u of "
-                                             "%s)",
-                                             m->line, c->fstab_file));
+                        r = finding_add(
+                                c->findings, DIAG_ERROR, "loopback-mount-without-server", c->fstab_file,
+                                m->line, NULL,
+                                what && where
+                                        ? strprintf("NFS mount %s comes from this host (%s) but "
+                                                    "nfs-server.service is not enabled: boot waits for a "
+                                                    "server that never starts, then the mount fails",
+                                                    where, what)
+                                        : NULL,
+                                strprintf("systemctl enable nfs-server.service (or add noauto to line %u of "
+                                          "%s)",
+                                          m->line, c->fstab_file));
                         if (r < 0)
                                 return r;
                 }
                 if (!in->keytab_present && fstab_mount_has_option(m, "sec", &sec) && sec &&
                     strstr(sec, "krb5")) {
                         _cleanup_free_ char *where = escape_for_comment(m->where);
-                        r = finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", c->fstab_file, m->line,
-                                        NULL,
-                                        where ? strprintf("NFS mount %s asks for sec=krb5* but there is no keytab "
-                                                     "%s: rpc.gssd has no machine credentials, so the mount "
-                                                     "fails at boot",
-                                                     where, in->keytab)
-                                              : NULL,
-                                        strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", in->keytab));
+                        r = finding_add(
+                                c->findings, DIAG_ERROR, "krb5-without-keytab", c->fstab_file, m->line, NULL,
+                                where ? strprintf("NFS mount %s asks for sec=krb5* but there is no keytab "
+                                                  "%s: rpc.gssd has no machine credentials, so the mount "
+                                                  "fails at boot",
+                                                  where, in->keytab)
+                                      : NULL,
+                                strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", in->keytab));
                         if (r < 0)
                                 return r;
                 }
@@ -604,11 +621,12 @@ static int check_pipefs(struct context *c) {
                 return r;
         for (size_t i = 0; i < diags.n; i++) {
                 const struct diag *g = &diags.items[i];
-                r = finding_add(c->findings, g->severity, "pipefs-directory-unusable", g->file, g->line, NULL,
-                                strdup(g->message),
-                                strprintf("on line %u of %s, set pipefs-directory= to an empty directory that is "
-                                     "no mount point, or remove the line to use %s",
-                                     g->line, g->file, in->pipefs_default));
+                r = finding_add(
+                        c->findings, g->severity, "pipefs-directory-unusable", g->file, g->line, NULL,
+                        strdup(g->message),
+                        strprintf("on line %u of %s, set pipefs-directory= to an empty directory that is "
+                                  "no mount point, or remove the line to use %s",
+                                  g->line, g->file, in->pipefs_default));
                 if (r < 0)
                         return r;
         }
@@ -623,15 +641,16 @@ static int check_pipefs(struct context *c) {
         type = escape_for_comment(m->fstype);
         if (!dir || !type)
                 return -ENOMEM;
-        return finding_add(c->findings, DIAG_ERROR, "pipefs-directory-unusable", e ? e->file : c->fstab_file,
-                           e ? e->line : m->line, NULL,
-                           strprintf("the pipefs directory %s%s is also the mount point of a %s filesystem (%s:%u): "
-                                "rpc_pipefs and that filesystem hide each other, so rpc.gssd and rpc.idmapd "
-                                "cannot reach the kernel",
-                                dir, e ? "" : " (the default)", type, c->fstab_file, m->line),
-                           strprintf("remove line %u of %s, or set pipefs-directory= in [general] of /etc/nfs.conf "
-                                "to an empty directory that is no mount point",
-                                m->line, c->fstab_file));
+        return finding_add(
+                c->findings, DIAG_ERROR, "pipefs-directory-unusable", e ? e->file : c->fstab_file,
+                e ? e->line : m->line, NULL,
+                strprintf("the pipefs directory %s%s is also the mount point of a %s filesystem (%s:%u): "
+                          "rpc_pipefs and that filesystem hide each other, so rpc.gssd and rpc.idmapd "
+                          "cannot reach the kernel",
+                          dir, e ? "" : " (the default)", type, c->fstab_file, m->line),
+                strprintf("remove line %u of %s, or set pipefs-directory= in [general] of /etc/nfs.conf "
+                          "to an empty directory that is no mount point",
+                          m->line, c->fstab_file));
 }
 
 static int check_gssd(struct context *c) {
@@ -640,12 +659,13 @@ static int check_gssd(struct context *c) {
 
         if (!in->keytab_present || !gssd->masked_at)
                 return 0;
-        return finding_add(c->findings, DIAG_WARNING, "keytab-but-gssd-masked", NULL, 0,
-                           check_unit_names[UNIT_RPC_GSSD],
-                           strprintf("%s exists, so Kerberos is meant to work, but rpc-gssd.service is masked (%s): "
-                                "NFS mounts with sec=krb5* get no credentials and fail",
-                                in->keytab, gssd->masked_at),
-                           strprintf("systemctl unmask rpc-gssd.service"));
+        return finding_add(
+                c->findings, DIAG_WARNING, "keytab-but-gssd-masked", NULL, 0,
+                check_unit_names[UNIT_RPC_GSSD],
+                strprintf("%s exists, so Kerberos is meant to work, but rpc-gssd.service is masked (%s): "
+                          "NFS mounts with sec=krb5* get no credentials and fail",
+                          in->keytab, gssd->masked_at),
+                strprintf("systemctl unmask rpc-gssd.service"));
 }
 
 int checks_run(const struct check_input *in, struct finding_list *findings) {
@@ -689,7 +709,7 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
 
 static bool name_is_localhost(const char *host) {
         static const char *const names[] = {
-                "localhost", "localhost.localdomain", "localhost6", "localhost6.localdomain6",
+                "localhost",     "localhost.localdomain", "localhost6", "localhost6.localdomain6",
                 "ip6-localhost", "ip6-loopback",
         };
         for (size_t i = 0; i < ELEMENTSOF(names); i++)
@@ -705,8 +725,7 @@ static bool address_is_loopback(const char *host) {
         if (inet_pton(AF_INET, host, &a4) == 1)
                 return (ntohl(a4.s_addr) >> 24) == 127;
         if (inet_pton(AF_INET6, host, &a6) == 1)
-                return IN6_IS_ADDR_LOOPBACK(&a6) ||
-                       (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
+                return IN6_IS_ADDR_LOOPBACK(&a6) || (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
         return false;
 }
 

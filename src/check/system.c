@@ -100,5 +100,5 @@ void check_system_free(struct check_system *s) {
         free(s->hostname);
         free(s->keytab);
         free(s->export_root);
-        *s = (struct check_system) {};
+        *s = (struct check_system){};
 }
