@@ -48,6 +48,11 @@ static int parse_args(int argc, char *argv[], struct args *ret) {
         while ((c = getopt_long(argc, argv, "hq", options, NULL)) >= 0)
                 switch (c) {
                 case 'r':
+                        if (!*optarg) {
+                                /* an unset variable in a script, never "the host" */
+                                log_error("--root= needs a directory (use --root=/ for this system).");
+                                return -1;
+                        }
                         ret->root = optarg;
                         break;
                 case 'j':

@@ -16,7 +16,7 @@ static int read_hostname(const struct rootfs *root, char **ret) {
         int r;
 
         *ret = NULL;
-        r = rootfs_read_file(root, "/etc/hostname", &data, NULL);
+        r = rootfs_read_file(root, "/etc/hostname", &data, NULL, NULL);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)

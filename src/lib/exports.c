@@ -555,12 +555,14 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
                 _cleanup_free_ char *data = NULL;
                 size_t size;
 
-                r = rootfs_read_file(root, exports_file, &data, &size);
+                r = rootfs_read_file(root, exports_file, &data, &size, NULL);
                 if (r >= 0)
                         r = exports_parse(t, data, size, exports_file, diags);
+                else if (r == -ENOMEM)
+                        return r;
                 else if (r != -ENOENT)
                         r = diag_add(diags, DIAG_ERROR, exports_file, 0, "cannot be read: %s; ignoring it",
-                                     strerror(-r));
+                                     config_file_strerror(r));
                 else
                         r = 0;
                 if (r < 0)
@@ -584,12 +586,12 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
                         r = -ENOMEM;
                         break;
                 }
-                r = rootfs_read_file(root, full, &data, &size);
+                r = rootfs_read_file(root, full, &data, &size, NULL);
                 if (r >= 0)
                         r = exports_parse(t, data, size, full, diags);
-                else
+                else if (r != -ENOMEM)
                         r = diag_add(diags, DIAG_ERROR, full, 0, "cannot be read: %s; ignoring it",
-                                     strerror(-r));
+                                     config_file_strerror(r));
         }
         strv_free(names, (size_t) n);
         return r;

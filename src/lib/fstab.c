@@ -180,8 +180,10 @@ int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_lis
         if (!f) {
                 if (errno == ENOENT)
                         return 0;
-                return diag_add(diags, DIAG_ERROR, fstab_file, 0, "cannot be read: %s; ignoring it",
-                                strerror(errno));
+                return errno == ENOMEM
+                               ? -ENOMEM
+                               : diag_add(diags, DIAG_ERROR, fstab_file, 0,
+                                          "cannot be read: %s; ignoring it", config_file_strerror(errno));
         }
         return fstab_parse(t, f, fstab_file, diags);
 }

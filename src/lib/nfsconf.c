@@ -92,13 +92,14 @@ static int include_file(struct nfsconf *c, const char *including, const char *ta
                 return diag_add(diags, DIAG_ERROR, file, line,
                                 "includes nested deeper than %d levels (a loop?); not following %s",
                                 NFSCONF_INCLUDE_DEPTH_MAX, path);
-        r = rootfs_read_file(root, path, &data, &size);
+        r = rootfs_read_file(root, path, &data, &size, NULL);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return optional ? 0
-                                : diag_add(diags, DIAG_WARNING, file, line,
-                                           "included file %s cannot be read: %s", path, strerror(-r));
+                return optional && r == -ENOENT ? 0
+                                                : diag_add(diags, DIAG_WARNING, file, line,
+                                                           "included file %s cannot be read: %s", path,
+                                                           config_file_strerror(r));
         return parse_file(c, data, size, path, root, diags, depth + 1);
 }
 
@@ -206,14 +207,14 @@ static int read_one(struct nfsconf *c, const struct rootfs *root, const char *pa
                     struct diag_list *diags) {
         _cleanup_free_ char *data = NULL;
         size_t size;
-        int r = rootfs_read_file(root, path, &data, &size);
+        int r = rootfs_read_file(root, path, &data, &size, NULL);
 
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return r == -ENOENT ? -ENOENT
                                     : diag_add(diags, DIAG_ERROR, path, 0, "cannot be read: %s; ignoring it",
-                                               strerror(-r));
+                                               config_file_strerror(r));
         return nfsconf_parse(c, data, size, path, root, diags);
 }
 
