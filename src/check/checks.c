@@ -27,7 +27,6 @@ const char *const check_unit_names[_UNIT_MAX] = {
 struct context {
         const struct check_input *in;
         struct finding_list *findings;
-        struct strmap mounts; /* fstab mount point → first fstab_mount for it, as systemd keeps */
         const char *fstab_file;
 };
 
@@ -70,7 +69,7 @@ static const struct fstab_mount *find_mount(const struct context *c, const char 
                 return NULL;
         }
         for (;;) {
-                const struct fstab_mount *m = strmap_get(&c->mounts, p);
+                const struct fstab_mount *m = fstab_owner(&c->in->fstab, p);
                 char *slash;
 
                 if (m && match(m))
@@ -152,7 +151,7 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *where = NULL;
 
-                if (!mount_wants_nfsv3_locking(m))
+                if (m->shadowed || !mount_wants_nfsv3_locking(m))
                         continue;
                 if (n_causes++ > 0)
                         continue;
@@ -566,7 +565,7 @@ static int check_fstab(struct context *c) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *sec = NULL;
 
-                if (!m->nfs)
+                if (!m->nfs || m->shadowed) /* systemd ignores a line that is not the owner */
                         continue;
                 if (!server && !m->noauto && nfs_source_is_loopback(m->what, in->hostname)) {
                         _cleanup_free_ char *what = escape_for_comment(m->what);
@@ -634,7 +633,7 @@ static int check_pipefs(struct context *c) {
                 return 0;
 
         /* the default directory, named or not */
-        m = strmap_get(&c->mounts, in->pipefs_default);
+        m = fstab_owner(&in->fstab, in->pipefs_default);
         if (!m || strcmp(m->fstype, "rpc_pipefs") == 0)
                 return 0;
         dir = escape_for_comment(in->pipefs_default);
@@ -675,12 +674,9 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 .fstab_file = in->fstab.file ? in->fstab.file : "/etc/fstab",
         };
         struct nfsv3_cause v3 = {};
-        int r = 0;
+        int r;
 
-        for (size_t i = 0; i < in->fstab.n && r >= 0; i++)
-                r = strmap_put(&c.mounts, in->fstab.mounts[i].where, &in->fstab.mounts[i], NULL);
-        if (r >= 0)
-                r = nfsv3_cause_find(&c, &v3);
+        r = nfsv3_cause_find(&c, &v3);
         if (r >= 0)
                 r = check_read_diags(&c);
         if (r >= 0)
@@ -701,7 +697,6 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 r = check_nothing_exported(&c);
 
         nfsv3_cause_done(&v3);
-        strmap_free(&c.mounts);
         return r < 0 ? r : 0;
 }
 

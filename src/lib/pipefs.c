@@ -6,7 +6,9 @@
 #include "escape.h"
 #include "pipefs.h"
 
-static const struct fstab_mount *find_mount(const struct fstab_table *t, const char *where) {
+/* In mountinfo, mounts stacked on one mount point are listed in the order
+ * they were made: the last one is the one on top, the one that is seen. */
+static const struct fstab_mount *find_top_mount(const struct fstab_table *t, const char *where) {
         if (!t)
                 return NULL;
         for (size_t i = t->n; i > 0; i--)
@@ -55,9 +57,9 @@ int pipefs_decide(const struct nfsconf *conf, const char *default_dir, const str
                               "cannot be written in a unit file (newline, invalid UTF-8 or a "
                               "trailing blank)");
 
-        m = find_mount(fstab, path);
+        m = fstab_owner(fstab, path);
         if (!m)
-                m = find_mount(mounted, path);
+                m = find_top_mount(mounted, path);
         if (m && strcmp(m->fstype, "rpc_pipefs") != 0) {
                 _cleanup_free_ char *why = NULL;
                 if (asprintf(&why, "is already a mount point of type %s", m->fstype) < 0)

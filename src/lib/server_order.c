@@ -65,7 +65,7 @@ oom:
 /* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
  * after each fstab mount on its way instead. Mounts from elsewhere (hand
  * written .mount units) cannot be named for it; the reason says so. */
-static int add_fallback(struct server_order *o, const struct strmap *mounts, const char *path,
+static int add_fallback(struct server_order *o, const struct fstab_table *fstab, const char *path,
                         const struct export_entry *src, const char *fstab_file) {
         _cleanup_free_ char *p = strdup(path);
         int r;
@@ -73,7 +73,7 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
         if (!p)
                 return -ENOMEM;
         do {
-                const struct fstab_mount *m = strmap_get(mounts, p);
+                const struct fstab_mount *m = fstab_owner(fstab, p);
                 if (m) {
                         _cleanup_free_ char *unit = NULL;
                         r = unit_name_from_path(m->where, "mount", &unit);
@@ -94,7 +94,7 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
         return 0;
 }
 
-static int decide_export(struct server_order *o, const struct strmap *mounts, struct strmap *reexported,
+static int decide_export(struct server_order *o, const struct fstab_table *fstab, struct strmap *reexported,
                          const struct exported_path *ep, const char *fstab_file) {
         const struct export_entry *src = ep->first;
         const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL;
@@ -106,7 +106,7 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
         /* One walk up from the path to "/": the nearest noauto mount, and
          * every NFS mount on the way, which therefore holds an export. */
         do {
-                const struct fstab_mount *m = strmap_get(mounts, p);
+                const struct fstab_mount *m = fstab_owner(fstab, p);
 
                 if (m && m->noauto && !noauto)
                         noauto = m;
@@ -130,7 +130,7 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
                                       "serves it only once it is mounted");
 
         if (!unit_value_path_representable(ep->path))
-                return add_fallback(o, mounts, ep->path, src, fstab_file);
+                return add_fallback(o, fstab, ep->path, src, fstab_file);
 
         return add_item_fixed(
                 o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
@@ -189,18 +189,11 @@ static bool client_list_all_mountpoint(const struct export_entry *e) {
 int server_order_decide(const struct export_table *exports, const struct fstab_table *fstab,
                         const char *export_root, struct server_order *ret, struct diag_list *diags) {
         struct server_order o = {};
-        struct strmap mounts = {}, by_path = {}, reexported = {}, nfs_seen = {};
+        struct strmap by_path = {}, reexported = {};
         struct exported_path *paths = NULL;
         size_t n_paths = 0;
         const char *fstab_file = fstab->file ? fstab->file : "/etc/fstab";
         int r = 0;
-
-        /* systemd-fstab-generator keeps the first line for a mount point */
-        for (size_t i = 0; i < fstab->n; i++) {
-                r = strmap_put(&mounts, fstab->mounts[i].where, &fstab->mounts[i], NULL);
-                if (r < 0)
-                        goto finish;
-        }
 
         paths = calloc(exports->n ? exports->n : 1, sizeof(*paths));
         if (!paths) {
@@ -262,20 +255,16 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         o.anything_exported = n_paths > 0;
 
         for (size_t i = 0; i < n_paths; i++) {
-                r = decide_export(&o, &mounts, &reexported, &paths[i], fstab_file);
+                r = decide_export(&o, fstab, &reexported, &paths[i], fstab_file);
                 if (r < 0)
                         goto finish;
         }
 
         for (size_t i = 0; i < fstab->n; i++) {
                 const struct fstab_mount *m = &fstab->mounts[i];
-                if (!m->nfs)
+                /* a line that does not own its mount point mounts nothing */
+                if (!m->nfs || m->shadowed)
                         continue;
-                r = strmap_put(&nfs_seen, m->where, (void *) m, NULL);
-                if (r < 0)
-                        goto finish;
-                if (r == 0)
-                        continue; /* the same mount point twice: one Before= is enough */
                 r = decide_nfs_mount(&o, &reexported, m, fstab_file, diags);
                 if (r < 0)
                         goto finish;
@@ -286,10 +275,8 @@ finish:
         for (size_t i = 0; i < n_paths; i++)
                 free(paths[i].path);
         free(paths);
-        strmap_free(&mounts);
         strmap_free(&by_path);
         strmap_free(&reexported);
-        strmap_free(&nfs_seen);
         if (r < 0)
                 server_order_free(&o);
         else
