@@ -264,6 +264,24 @@ int unit_value_escape_path(const char *path, char **ret) {
         return 0;
 }
 
+bool unit_value_verbatim_representable(const char *value) {
+        size_t len = strlen(value);
+
+        return unit_value_path_representable(value) && len > 0 && !strchr(" \t", value[0]) &&
+               !strchr(" \t\\", value[len - 1]);
+}
+
+int unit_value_append_verbatim(struct buf *out, const char *value) {
+        if (!unit_value_verbatim_representable(value))
+                return -EINVAL;
+        for (const char *p = value; *p; p++)
+                if (*p == '%')
+                        buf_puts(out, "%%");
+                else
+                        buf_putc(out, *p);
+        return buf_status(out);
+}
+
 char *escape_for_comment(const char *s) {
         struct buf text = {};
 

@@ -411,7 +411,8 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
         if (!files)
                 return -ENOMEM;
         t->files = files;
-        t->files[t->n_files] = strdup(file);
+        /* the display name: every message and comment shows it */
+        t->files[t->n_files] = escape_for_comment(file);
         if (!t->files[t->n_files])
                 return -ENOMEM;
         shown_file = t->files[t->n_files++];
@@ -578,7 +579,7 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
 
         r = 0;
         for (int i = 0; i < n && r >= 0; i++) {
-                _cleanup_free_ char *full = NULL, *data = NULL;
+                _cleanup_free_ char *full = NULL, *data = NULL, *shown = NULL;
                 size_t size;
 
                 if (asprintf(&full, "%s/%s", exports_dir, names[i]) < 0) {
@@ -590,8 +591,10 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
                 if (r >= 0)
                         r = exports_parse(t, data, size, full, diags);
                 else if (r != -ENOMEM)
-                        r = diag_add(diags, DIAG_ERROR, full, 0, "cannot be read: %s; ignoring it",
-                                     config_file_strerror(r));
+                        r = (shown = escape_for_comment(full))
+                                    ? diag_add(diags, DIAG_ERROR, shown, 0,
+                                               "cannot be read: %s; ignoring it", config_file_strerror(r))
+                                    : -ENOMEM;
         }
         strv_free(names, (size_t) n);
         return r;

@@ -33,7 +33,8 @@ static int add_file(struct nfsconf *c, const char *file, const char **ret) {
         if (!files)
                 return -ENOMEM;
         c->files = files;
-        files[c->n_files] = strdup(file);
+        /* the display name: every message and comment shows it */
+        files[c->n_files] = escape_for_comment(file);
         if (!files[c->n_files])
                 return -ENOMEM;
         *ret = files[c->n_files++];
@@ -82,7 +83,7 @@ static int mark_read(struct nfsconf *c, const struct stat *st) {
 
 static int include_file(struct nfsconf *c, const char *including, const char *target, const char *file,
                         unsigned line, const struct rootfs *root, struct diag_list *diags, unsigned depth) {
-        _cleanup_free_ char *path = NULL, *data = NULL;
+        _cleanup_free_ char *path = NULL, *data = NULL, *shown = NULL;
         bool optional = target[0] == '-';
         struct stat st;
         size_t size;
@@ -101,19 +102,22 @@ static int include_file(struct nfsconf *c, const char *including, const char *ta
         }
         if (!path)
                 return -ENOMEM;
+        shown = escape_for_comment(path);
+        if (!shown)
+                return -ENOMEM;
         if (!root)
-                return diag_add(diags, DIAG_NOTE, file, line, "include of %s not followed", path);
+                return diag_add(diags, DIAG_NOTE, file, line, "include of %s not followed", shown);
         if (depth >= NFSCONF_INCLUDE_DEPTH_MAX)
                 return diag_add(diags, DIAG_ERROR, file, line,
                                 "includes nested deeper than %d levels (a loop?); not following %s",
-                                NFSCONF_INCLUDE_DEPTH_MAX, path);
+                                NFSCONF_INCLUDE_DEPTH_MAX, shown);
         r = rootfs_read_file(root, path, &data, &size, &st);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return optional && r == -ENOENT ? 0
                                                 : diag_add(diags, DIAG_WARNING, file, line,
-                                                           "included file %s cannot be read: %s", path,
+                                                           "included file %s cannot be read: %s", shown,
                                                            config_file_strerror(r));
         r = mark_read(c, &st);
         if (r < 0)
@@ -123,7 +127,7 @@ static int include_file(struct nfsconf *c, const char *including, const char *ta
                  * already, and reading files again is how a few lines fan
                  * out into millions */
                 return diag_add(diags, DIAG_NOTE, file, line, "%s was read already; not reading it again",
-                                path);
+                                shown);
         return parse_file(c, data, size, path, root, diags, depth + 1);
 }
 
@@ -236,10 +240,14 @@ static int read_one(struct nfsconf *c, const struct rootfs *root, const char *pa
 
         if (r == -ENOMEM)
                 return r;
-        if (r < 0)
-                return r == -ENOENT ? -ENOENT
-                                    : diag_add(diags, DIAG_ERROR, path, 0, "cannot be read: %s; ignoring it",
-                                               config_file_strerror(r));
+        if (r == -ENOENT)
+                return r;
+        if (r < 0) {
+                _cleanup_free_ char *shown = escape_for_comment(path);
+                return shown ? diag_add(diags, DIAG_ERROR, shown, 0, "cannot be read: %s; ignoring it",
+                                        config_file_strerror(r))
+                             : -ENOMEM;
+        }
         r = mark_read(c, &st);
         if (r <= 0)
                 return r; /* read already, as an include of an earlier file */
