@@ -328,13 +328,6 @@ struct exported_path {
         const struct export_entry *first_no_mp; /* first line with a client without mp, or NULL */
 };
 
-static bool entry_every_client_mountpoint(const struct export_entry *e) {
-        for (size_t i = 0; i < e->n_clients; i++)
-                if (!e->clients[i].mountpoint)
-                        return false;
-        return true;
-}
-
 static int check_exported_path(struct context *c, const struct exported_path *ep) {
         const struct export_entry *e = ep->first;
         const struct fstab_mount *m;
@@ -492,7 +485,7 @@ static int check_exports(struct context *c) {
                         ep = &paths[n_paths++];
                 else
                         free(target);
-                if (!ep->first_no_mp && !entry_every_client_mountpoint(e))
+                if (!ep->first_no_mp && !export_entry_every_client_mountpoint(e))
                         ep->first_no_mp = e;
                 r = 0;
         }

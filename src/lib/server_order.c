@@ -179,13 +179,6 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                               "needs the server; unmounting after the server stopped hangs)");
 }
 
-static bool client_list_all_mountpoint(const struct export_entry *e) {
-        for (size_t i = 0; i < e->n_clients; i++)
-                if (!e->clients[i].mountpoint)
-                        return false;
-        return true;
-}
-
 int server_order_decide(const struct export_table *exports, const struct fstab_table *fstab,
                         const char *export_root, struct server_order *ret, struct diag_list *diags) {
         struct server_order o = {};
@@ -236,7 +229,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                 paths[n_paths] = (struct exported_path){
                         .path = target,
                         .first = e,
-                        .every_client_mountpoint = client_list_all_mountpoint(e),
+                        .every_client_mountpoint = export_entry_every_client_mountpoint(e),
                 };
                 r = strmap_put(&by_path, target, &paths[n_paths], (void **) &existing);
                 if (r < 0) {
@@ -246,7 +239,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                 if (r == 0) {
                         /* one more line for a path we know: it is optional only
                          * if every client of every line is */
-                        existing->every_client_mountpoint &= client_list_all_mountpoint(e);
+                        existing->every_client_mountpoint &= export_entry_every_client_mountpoint(e);
                         free(target);
                         continue;
                 }
