@@ -319,6 +319,17 @@ static int check_nothing_exported(struct context *c) {
                           check_unit_names[u]));
 }
 
+/* The command that puts the NFS service key into `keytab`. Every byte of
+ * the path is quoted for the shell (keytab-file= comes from nfs.conf, which
+ * an image under --root may hold anything in); $(hostname -f) stays
+ * outside the quotes so that the shell expands it. */
+static char *ktadd_command(const char *keytab) {
+        _cleanup_free_ char *query = strprintf("ktadd -k %s nfs/", keytab);
+        _cleanup_free_ char *quoted = query ? shell_quote(query) : NULL;
+
+        return quoted ? strprintf("kadmin -q %s\"$(hostname -f)\"", quoted) : NULL;
+}
+
 /* --- exports --- */
 
 /* One distinct exported path, as the server sees it, with its lines */
@@ -443,7 +454,7 @@ static int check_krb5_export(struct context *c, const struct export_entry *e) {
                 strprintf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
                           "accept Kerberos credentials, so Kerberos clients cannot mount it",
                           path, c->in->keytab),
-                strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
+                ktadd_command(c->in->keytab));
 }
 
 static int check_exports(struct context *c) {
@@ -588,7 +599,7 @@ static int check_fstab(struct context *c) {
                                                   "fails at boot",
                                                   where, in->keytab)
                                       : NULL,
-                                strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", in->keytab));
+                                ktadd_command(in->keytab));
                         if (r < 0)
                                 return r;
                 }

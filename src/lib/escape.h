@@ -49,6 +49,14 @@ bool unit_value_path_representable(const char *path);
 int unit_value_append_verbatim(struct buf *out, const char *value);
 bool unit_value_verbatim_representable(const char *value);
 
+/* The one quoting step for text printed as part of a shell command (the
+ * checker's fixes): one word for sh, bash and dash, whatever bytes `s` has.
+ * Plain words stay as they are; anything else is single-quoted ('\''
+ * for a quote), and a control byte is written as $'\xNN' so that the
+ * printed command holds no raw control character (a terminal would act on
+ * it). NULL on OOM. */
+char *shell_quote(const char *s);
+
 /* The one escaping step for text about configuration that reaches a person
  * or a unit file: a comment line in a unit, a log line, --explain, a
  * diagnostic (file names included: readers keep display names escaped
