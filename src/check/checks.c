@@ -12,6 +12,7 @@
 
 #include "checks.h"
 #include "lib/escape.h"
+#include "lib/loopback.h"
 #include "lib/pipefs.h"
 #include "lib/server_order.h"
 #include "lib/strmap.h"
@@ -517,7 +518,8 @@ static int check_generator_order(struct context *c) {
         _cleanup_(diag_list_free) struct diag_list diags = {};
         int r;
 
-        r = server_order_decide(&c->in->exports, &c->in->fstab, c->in->export_root, &order, &diags);
+        r = server_order_decide(&c->in->exports, &c->in->fstab, c->in->export_root, c->in->hostname, &order,
+                                &diags);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < diags.n; i++) {
@@ -540,6 +542,29 @@ static int check_generator_order(struct context *c) {
                 const struct order_item *it = &order.items[i];
                 _cleanup_free_ char *where = NULL;
 
+                if (it->loopback && it->kind == ORDER_SKIPPED &&
+                    !export_entry_every_client_mountpoint(it->export_line)) {
+                        const struct export_entry *e = it->export_line;
+                        _cleanup_free_ char *path = escape_for_comment(it->path);
+                        if (!path)
+                                return -ENOMEM;
+                        r = finding_add(
+                                c->findings, DIAG_WARNING, "loopback-reexport-without-mp", e->file, e->line,
+                                NULL,
+                                strprintf("%s is re-exported from an NFS mount of this host, so "
+                                          "nfs-server-generator "
+                                          "orders nfs-server.service before that mount (a loopback mount "
+                                          "needs the server); until it is mounted, exportfs serves the "
+                                          "empty directory underneath",
+                                          path),
+                                strprintf("add the mp option to every client on line %u of %s (e.g. "
+                                          "*(rw,fsid=1,mp)), so that exportfs serves %s only once it is "
+                                          "mounted, then run exportfs -ra",
+                                          e->line, e->file, path));
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 if (!it->reexport)
                         continue;
                 where = escape_for_comment(it->path);
@@ -702,69 +727,4 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
 
         nfsv3_cause_done(&v3);
         return r < 0 ? r : 0;
-}
-
-/* --- loopback --- */
-
-static bool name_is_localhost(const char *host) {
-        static const char *const names[] = {
-                "localhost",     "localhost.localdomain", "localhost6", "localhost6.localdomain6",
-                "ip6-localhost", "ip6-loopback",
-        };
-        for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                if (strcasecmp(host, names[i]) == 0)
-                        return true;
-        return false;
-}
-
-static bool address_is_loopback(const char *host) {
-        struct in_addr a4;
-        struct in6_addr a6;
-
-        if (inet_pton(AF_INET, host, &a4) == 1)
-                return (ntohl(a4.s_addr) >> 24) == 127;
-        if (inet_pton(AF_INET6, host, &a6) == 1)
-                return IN6_IS_ADDR_LOOPBACK(&a6) || (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
-        return false;
-}
-
-/* Host names compare without case; "files" and "files.example.org" are the
- * same host when one of them is not qualified. */
-static bool name_is_host(const char *host, const char *hostname) {
-        size_t host_label, name_label;
-
-        if (!hostname || !*hostname)
-                return false;
-        if (strcasecmp(host, hostname) == 0)
-                return true;
-        host_label = strcspn(host, ".");
-        name_label = strcspn(hostname, ".");
-        if (host[host_label] != '\0' && hostname[name_label] != '\0')
-                return false; /* both qualified, and different */
-        return host_label == name_label && host_label > 0 && strncasecmp(host, hostname, host_label) == 0;
-}
-
-bool nfs_source_is_loopback(const char *source, const char *hostname) {
-        _cleanup_free_ char *host = NULL;
-        const char *end;
-
-        if (!source)
-                return false;
-        if (source[0] == '[') {
-                end = strchr(source, ']');
-                if (!end)
-                        return false;
-                host = strndup(source + 1, (size_t) (end - source - 1));
-        } else {
-                /* "server:/path"; an unbracketed IPv6 address ends at ":/" */
-                end = strstr(source, ":/");
-                if (!end)
-                        end = strchr(source, ':');
-                if (!end)
-                        return false;
-                host = strndup(source, (size_t) (end - source));
-        }
-        if (!host || !*host)
-                return false;
-        return name_is_localhost(host) || address_is_loopback(host) || name_is_host(host, hostname);
 }
