@@ -14,6 +14,7 @@
 #include "lib/exports.h"
 #include "lib/fstab.h"
 #include "lib/log.h"
+#include "lib/loopback.h"
 #include "lib/nfsconf.h"
 #include "lib/server_order.h"
 #include "lib/unitfile.h"
@@ -76,7 +77,7 @@ static int run(const struct generator_args *args) {
         _cleanup_(server_order_free) struct server_order order = {};
         _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         _cleanup_(buf_free) struct buf text = {};
-        _cleanup_free_ char *export_root = NULL;
+        _cleanup_free_ char *export_root = NULL, *hostname = NULL;
         int r;
 
         r = rootfs_open(args->root, &root);
@@ -90,13 +91,15 @@ static int run(const struct generator_args *args) {
                 r = exports_read(&exports, &root, &diags);
         if (r >= 0)
                 r = fstab_read(&fstab, &root, &diags);
+        if (r >= 0)
+                r = hostname_read(&root, &hostname); /* to tell loopback NFS mounts */
         if (r < 0)
                 return log_error_errno(r, "Cannot read the configuration: %m");
 
         /* [exports] rootdir=: export path P is served from rootdir+P */
         r = nfsconf_get_path(&conf, "exports", "rootdir", &diags, &export_root);
         if (r >= 0)
-                r = server_order_decide(&exports, &fstab, export_root, &order, &diags);
+                r = server_order_decide(&exports, &fstab, export_root, hostname, &order, &diags);
         if (r < 0)
                 return log_error_errno(r, "Cannot decide the ordering: %m");
 

@@ -12,17 +12,15 @@
 
 #include "checks.h"
 #include "lib/escape.h"
+#include "lib/loopback.h"
 #include "lib/pipefs.h"
 #include "lib/server_order.h"
 #include "lib/strmap.h"
 
 const char *const check_unit_names[_UNIT_MAX] = {
-        [UNIT_NFS_SERVER] = "nfs-server.service",
-        [UNIT_NFS_KERNEL_SERVER] = "nfs-kernel-server.service",
-        [UNIT_NFS_CLIENT] = "nfs-client.target",
-        [UNIT_RPCBIND_SERVICE] = "rpcbind.service",
-        [UNIT_RPCBIND_SOCKET] = "rpcbind.socket",
-        [UNIT_RPC_STATD] = "rpc-statd.service",
+        [UNIT_NFS_SERVER] = "nfs-server.service", [UNIT_NFS_KERNEL_SERVER] = "nfs-kernel-server.service",
+        [UNIT_NFS_CLIENT] = "nfs-client.target",  [UNIT_RPCBIND_SERVICE] = "rpcbind.service",
+        [UNIT_RPCBIND_SOCKET] = "rpcbind.socket", [UNIT_RPC_STATD] = "rpc-statd.service",
         [UNIT_RPC_GSSD] = "rpc-gssd.service",
 };
 
@@ -30,7 +28,6 @@ const char *const check_unit_names[_UNIT_MAX] = {
 struct context {
         const struct check_input *in;
         struct finding_list *findings;
-        struct strmap mounts;   /* fstab mount point → first fstab_mount for it, as systemd keeps */
         const char *fstab_file;
 };
 
@@ -73,7 +70,7 @@ static const struct fstab_mount *find_mount(const struct context *c, const char 
                 return NULL;
         }
         for (;;) {
-                const struct fstab_mount *m = strmap_get(&c->mounts, p);
+                const struct fstab_mount *m = fstab_owner(&c->in->fstab, p);
                 char *slash;
 
                 if (m && match(m))
@@ -114,8 +111,8 @@ struct nfsv3_cause {
         bool on;
         const char *file; /* NULL when it is a default */
         unsigned line;
-        char *text;       /* what turns it on */
-        char *off;        /* the edit that turns it off, when this is the only cause; else NULL */
+        char *text; /* what turns it on */
+        char *off;  /* the edit that turns it off, when this is the only cause; else NULL */
 };
 
 static void nfsv3_cause_done(struct nfsv3_cause *v3) {
@@ -136,15 +133,17 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 if (e && !value)
                         return -ENOMEM;
                 n_causes++;
-                v3 = (struct nfsv3_cause) {
+                v3 = (struct nfsv3_cause){
                         .on = true,
                         .file = e ? e->file : NULL,
                         .line = e ? e->line : 0,
-                        .text = e ? strprintf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on", server,
-                                         value, e->file, e->line)
+                        .text = e ? strprintf("%s is enabled and [nfsd] vers3=%s (%s:%u) keeps NFSv3 on",
+                                              server, value, e->file, e->line)
                                   : strprintf("%s is enabled and [nfsd] vers3 is on by default", server),
-                        .off = e ? strprintf("change line %u of %s to vers3=n if no client uses NFSv3", e->line, e->file)
-                                 : strprintf("set vers3=n in [nfsd] of /etc/nfs.conf if no client uses NFSv3"),
+                        .off = e ? strprintf("change line %u of %s to vers3=n if no client uses NFSv3",
+                                             e->line, e->file)
+                                 : strprintf(
+                                           "set vers3=n in [nfsd] of /etc/nfs.conf if no client uses NFSv3"),
                 };
                 if (!v3.text || !v3.off)
                         goto oom;
@@ -153,21 +152,21 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *where = NULL;
 
-                if (!mount_wants_nfsv3_locking(m))
+                if (m->shadowed || !mount_wants_nfsv3_locking(m))
                         continue;
                 if (n_causes++ > 0)
                         continue;
                 where = escape_for_comment(m->where);
                 if (!where)
                         goto oom;
-                v3 = (struct nfsv3_cause) {
+                v3 = (struct nfsv3_cause){
                         .on = true,
                         .file = c->fstab_file,
                         .line = m->line,
                         .text = strprintf("the NFS mount %s (%s:%u) asks for NFSv3 without nolock", where,
-                                     c->fstab_file, m->line),
+                                          c->fstab_file, m->line),
                         .off = strprintf("give the mount on line %u of %s vers=4.2 (or nolock)", m->line,
-                                    c->fstab_file),
+                                         c->fstab_file),
                 };
                 if (!v3.text || !v3.off)
                         goto oom;
@@ -212,10 +211,11 @@ static int add_read_diags(struct context *c, const struct diag_list *d, enum dia
                 const struct diag *g = &d->items[i];
                 int r;
 
-                r = finding_add(c->findings, g->severity, ids[source], g->file, g->line, NULL, strdup(g->message),
-                                g->line > 0 ? strprintf("correct or remove line %u of %s (see %s)%s", g->line, g->file,
-                                                   manuals[source], then[source])
-                                            : strprintf("make %s readable or remove it%s", g->file, then[source]));
+                r = finding_add(
+                        c->findings, g->severity, ids[source], g->file, g->line, NULL, strdup(g->message),
+                        g->line > 0 ? strprintf("correct or remove line %u of %s (see %s)%s", g->line,
+                                                g->file, manuals[source], then[source])
+                                    : strprintf("make %s readable or remove it%s", g->file, then[source]));
                 if (r < 0)
                         return r;
         }
@@ -238,7 +238,8 @@ static int check_read_diags(struct context *c) {
 
 static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
         const struct check_input *in = c->in;
-        const struct unit_info *svc = &in->units[UNIT_RPCBIND_SERVICE], *sock = &in->units[UNIT_RPCBIND_SOCKET];
+        const struct unit_info *svc = &in->units[UNIT_RPCBIND_SERVICE],
+                               *sock = &in->units[UNIT_RPCBIND_SOCKET];
         const char *user = server_enabled(in);
         int r;
 
@@ -247,14 +248,15 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
 
         if ((svc->masked_at || sock->masked_at) && v3->on) {
                 bool service = svc->masked_at != NULL;
-                r = finding_add(c->findings, DIAG_ERROR, "rpcbind-masked-nfsv3-on", v3->file, v3->line,
-                                check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
-                                strprintf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs the local rpcbind for "
-                                     "its MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
-                                     check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
-                                     service ? svc->masked_at : sock->masked_at, v3->text),
-                                strprintf("systemctl unmask rpcbind.service rpcbind.socket%s%s", v3->off ? ", or " : "",
-                                     strempty(v3->off)));
+                r = finding_add(
+                        c->findings, DIAG_ERROR, "rpcbind-masked-nfsv3-on", v3->file, v3->line,
+                        check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
+                        strprintf("%s is masked (%s) but NFSv3 is on: %s; NFSv3 needs the local rpcbind for "
+                                  "its MOUNT, NLM and STATUS services, so NFSv3 mounts and locking fail",
+                                  check_unit_names[service ? UNIT_RPCBIND_SERVICE : UNIT_RPCBIND_SOCKET],
+                                  service ? svc->masked_at : sock->masked_at, v3->text),
+                        strprintf("systemctl unmask rpcbind.service rpcbind.socket%s%s",
+                                  v3->off ? ", or " : "", strempty(v3->off)));
                 if (r < 0)
                         return r;
         }
@@ -263,22 +265,24 @@ static int check_rpcbind(struct context *c, const struct nfsv3_cause *v3) {
         if (user && !svc->enabled_by && !sock->enabled_by && !svc->masked_at && !sock->masked_at &&
             (svc->installed_at || sock->installed_at)) {
                 if (v3->on)
-                        r = finding_add(c->findings, DIAG_NOTE, "rpcbind-disabled-not-masked", NULL, 0,
-                                        check_unit_names[UNIT_RPCBIND_SERVICE],
-                                        strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
-                                             "and %s is enabled: the NFS units pull rpcbind in, so it still "
-                                             "starts, which NFSv3 needs (%s)",
-                                             user, v3->text),
-                                        strprintf("systemctl enable rpcbind.service rpcbind.socket (mask them only "
-                                             "once NFSv3 is off everywhere)"));
+                        r = finding_add(
+                                c->findings, DIAG_NOTE, "rpcbind-disabled-not-masked", NULL, 0,
+                                check_unit_names[UNIT_RPCBIND_SERVICE],
+                                strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                          "and %s is enabled: the NFS units pull rpcbind in, so it still "
+                                          "starts, which NFSv3 needs (%s)",
+                                          user, v3->text),
+                                strprintf("systemctl enable rpcbind.service rpcbind.socket (mask them only "
+                                          "once NFSv3 is off everywhere)"));
                 else
-                        r = finding_add(c->findings, DIAG_WARNING, "rpcbind-disabled-not-masked", NULL, 0,
-                                        check_unit_names[UNIT_RPCBIND_SERVICE],
-                                        strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
-                                             "and %s is enabled: the NFS units pull rpcbind in, so it still "
-                                             "starts although NFSv3 is off",
-                                             user),
-                                        strprintf("systemctl mask rpcbind.service rpcbind.socket"));
+                        r = finding_add(
+                                c->findings, DIAG_WARNING, "rpcbind-disabled-not-masked", NULL, 0,
+                                check_unit_names[UNIT_RPCBIND_SERVICE],
+                                strprintf("rpcbind.service and rpcbind.socket are disabled but not masked, "
+                                          "and %s is enabled: the NFS units pull rpcbind in, so it still "
+                                          "starts although NFSv3 is off",
+                                          user),
+                                strprintf("systemctl mask rpcbind.service rpcbind.socket"));
                 if (r < 0)
                         return r;
         }
@@ -290,13 +294,14 @@ static int check_statd(struct context *c, const struct nfsv3_cause *v3) {
 
         if (!statd->masked_at || !v3->on)
                 return 0;
-        return finding_add(c->findings, DIAG_ERROR, "rpc-statd-masked-nfsv3-on", v3->file, v3->line,
-                           check_unit_names[UNIT_RPC_STATD],
-                           strprintf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
-                                "rpc.statd, so lock requests fail and NFSv3 mounts without nolock are refused",
-                                statd->masked_at, v3->text),
-                           strprintf("systemctl unmask rpc-statd.service%s%s", v3->off ? ", or " : "",
-                                strempty(v3->off)));
+        return finding_add(
+                c->findings, DIAG_ERROR, "rpc-statd-masked-nfsv3-on", v3->file, v3->line,
+                check_unit_names[UNIT_RPC_STATD],
+                strprintf("rpc-statd.service is masked (%s) but NFSv3 is on: %s; NFSv3 locking needs "
+                          "rpc.statd, so lock requests fail and NFSv3 mounts without nolock are refused",
+                          statd->masked_at, v3->text),
+                strprintf("systemctl unmask rpc-statd.service%s%s", v3->off ? ", or " : "",
+                          strempty(v3->off)));
 }
 
 static int check_nothing_exported(struct context *c) {
@@ -305,13 +310,25 @@ static int check_nothing_exported(struct context *c) {
 
         if (!unit_enabled(in, u) || in->exports.n > 0)
                 return 0;
-        return finding_add(c->findings, DIAG_NOTE, "server-enabled-nothing-exported", NULL, 0, check_unit_names[u],
-                           strprintf("%s is enabled (%s) but /etc/exports and /etc/exports.d export nothing: the "
-                                "server starts and serves no one",
-                                check_unit_names[u], in->units[u].enabled_by),
-                           strprintf("add an export to /etc/exports and run exportfs -ra, or run systemctl disable "
-                                "--now %s",
-                                check_unit_names[u]));
+        return finding_add(
+                c->findings, DIAG_NOTE, "server-enabled-nothing-exported", NULL, 0, check_unit_names[u],
+                strprintf("%s is enabled (%s) but /etc/exports and /etc/exports.d export nothing: the "
+                          "server starts and serves no one",
+                          check_unit_names[u], in->units[u].enabled_by),
+                strprintf("add an export to /etc/exports and run exportfs -ra, or run systemctl disable "
+                          "--now %s",
+                          check_unit_names[u]));
+}
+
+/* The command that puts the NFS service key into `keytab`. Every byte of
+ * the path is quoted for the shell (keytab-file= comes from nfs.conf, which
+ * an image under --root may hold anything in); $(hostname -f) stays
+ * outside the quotes so that the shell expands it. */
+static char *ktadd_command(const char *keytab) {
+        _cleanup_free_ char *query = strprintf("ktadd -k %s nfs/", keytab);
+        _cleanup_free_ char *quoted = query ? shell_quote(query) : NULL;
+
+        return quoted ? strprintf("kadmin -q %s\"$(hostname -f)\"", quoted) : NULL;
 }
 
 /* --- exports --- */
@@ -322,13 +339,6 @@ struct exported_path {
         const struct export_entry *first;       /* first line exporting it */
         const struct export_entry *first_no_mp; /* first line with a client without mp, or NULL */
 };
-
-static bool entry_every_client_mountpoint(const struct export_entry *e) {
-        for (size_t i = 0; i < e->n_clients; i++)
-                if (!e->clients[i].mountpoint)
-                        return false;
-        return true;
-}
 
 static int check_exported_path(struct context *c, const struct exported_path *ep) {
         const struct export_entry *e = ep->first;
@@ -344,13 +354,16 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 return finding_add(
                         c->findings, DIAG_WARNING, "export-on-noauto-mount", e->file, e->line, NULL,
-                        where ? strprintf("%s lies on the noauto mount %s (%s:%u): boot does not mount it and "
-                                     "nfs-server.service is not ordered after it, so clients see the empty "
-                                     "directory underneath until someone mounts it",
-                                     path, where, c->fstab_file, m->line)
+                        where ? strprintf(
+                                        "%s lies on the noauto mount %s (%s:%u): boot does not mount it and "
+                                        "nfs-server.service is not ordered after it, so clients see the "
+                                        "empty "
+                                        "directory underneath until someone mounts it",
+                                        path, where, c->fstab_file, m->line)
                               : NULL,
-                        strprintf("remove noauto from the options on line %u of %s, then run systemctl daemon-reload",
-                             m->line, c->fstab_file));
+                        strprintf("remove noauto from the options on line %u of %s, then run systemctl "
+                                  "daemon-reload",
+                                  m->line, c->fstab_file));
         }
         if (oom)
                 return -ENOMEM;
@@ -359,15 +372,18 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (m && ep->first_no_mp) {
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 const struct export_entry *no_mp = ep->first_no_mp;
-                return finding_add(
-                        c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file, no_mp->line, NULL,
-                        where ? strprintf("%s lies on the nofail mount %s (%s:%u): nfs-server.service requires it, so "
-                                     "when that disk is missing at boot the whole NFS server fails to start",
-                                     path, where, c->fstab_file, m->line)
-                              : NULL,
-                        strprintf("add the mp option to every client of %s on line %u of %s (e.g. *(ro,mp)), so the "
-                             "export waits for the disk instead, then run exportfs -ra",
-                             path, no_mp->line, no_mp->file));
+                return finding_add(c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file,
+                                   no_mp->line, NULL,
+                                   where ? strprintf("%s lies on the nofail mount %s (%s:%u): "
+                                                     "nfs-server.service requires it, so "
+                                                     "when that disk is missing at boot the whole NFS "
+                                                     "server fails to start",
+                                                     path, where, c->fstab_file, m->line)
+                                         : NULL,
+                                   strprintf("add the mp option to every client of %s on line %u of %s "
+                                             "(e.g. *(ro,mp)), so the "
+                                             "export waits for the disk instead, then run exportfs -ra",
+                                             path, no_mp->line, no_mp->file));
         }
         if (oom)
                 return -ENOMEM;
@@ -376,14 +392,15 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (oom)
                 return -ENOMEM;
         if (!m || strcmp(m->where, "/") == 0)
-                return finding_add(c->findings, DIAG_NOTE, "export-not-on-own-mount", e->file, e->line, NULL,
-                                   strprintf("%s is not on a mount of its own in %s: it is served from the root "
-                                        "filesystem, so if a disk belongs there, clients see the empty directory "
-                                        "instead",
-                                        path, c->fstab_file),
-                                   strprintf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
-                                        "%s ext4 defaults 0 2\"); otherwise nothing to do",
-                                        path, c->fstab_file, path));
+                return finding_add(
+                        c->findings, DIAG_NOTE, "export-not-on-own-mount", e->file, e->line, NULL,
+                        strprintf("%s is not on a mount of its own in %s: it is served from the root "
+                                  "filesystem, so if a disk belongs there, clients see the empty directory "
+                                  "instead",
+                                  path, c->fstab_file),
+                        strprintf("if a filesystem belongs at %s, add its line to %s (e.g. \"LABEL=data "
+                                  "%s ext4 defaults 0 2\"); otherwise nothing to do",
+                                  path, c->fstab_file, path));
         return 0;
 }
 
@@ -409,15 +426,15 @@ static int check_reexport_fsid(struct context *c, const struct export_entry *e, 
                 host = escape_for_comment(cl->host);
                 if (!path || !where || !host)
                         return -ENOMEM;
-                return finding_add(c->findings, DIAG_ERROR, "reexport-without-fsid", e->file, e->line, NULL,
-                                   strprintf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
-                                        "option: the kernel refuses to export NFS without one, so exportfs "
-                                        "fails for it",
-                                        path, where, c->fstab_file, nfs->line,
-                                        *host ? host : "*"),
-                                   strprintf("add fsid=N, with a number N no other export uses, to the options of "
-                                        "every client on line %u of %s, then run exportfs -ra",
-                                        e->line, e->file));
+                return finding_add(
+                        c->findings, DIAG_ERROR, "reexport-without-fsid", e->file, e->line, NULL,
+                        strprintf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
+                                  "option: the kernel refuses to export NFS without one, so exportfs "
+                                  "fails for it",
+                                  path, where, c->fstab_file, nfs->line, *host ? host : "*"),
+                        strprintf("add fsid=N, with a number N no other export uses, to the options of "
+                                  "every client on line %u of %s, then run exportfs -ra",
+                                  e->line, e->file));
         }
         return 0;
 }
@@ -433,11 +450,12 @@ static int check_krb5_export(struct context *c, const struct export_entry *e) {
         path = escape_for_comment(e->path);
         if (!path)
                 return -ENOMEM;
-        return finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", e->file, e->line, NULL,
-                           strprintf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
-                                "accept Kerberos credentials, so Kerberos clients cannot mount it",
-                                path, c->in->keytab),
-                           strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", c->in->keytab));
+        return finding_add(
+                c->findings, DIAG_ERROR, "krb5-without-keytab", e->file, e->line, NULL,
+                strprintf("%s is exported with sec=krb5* but there is no keytab %s: the server cannot "
+                          "accept Kerberos credentials, so Kerberos clients cannot mount it",
+                          path, c->in->keytab),
+                ktadd_command(c->in->keytab));
 }
 
 static int check_exports(struct context *c) {
@@ -469,7 +487,7 @@ static int check_exports(struct context *c) {
                         break;
                 }
 
-                paths[n_paths] = (struct exported_path) { .target = target, .first = e };
+                paths[n_paths] = (struct exported_path){.target = target, .first = e};
                 r = strmap_put(&by_target, target, &paths[n_paths], (void **) &ep);
                 if (r < 0) {
                         free(target);
@@ -479,7 +497,7 @@ static int check_exports(struct context *c) {
                         ep = &paths[n_paths++];
                 else
                         free(target);
-                if (!ep->first_no_mp && !entry_every_client_mountpoint(e))
+                if (!ep->first_no_mp && !export_entry_every_client_mountpoint(e))
                         ep->first_no_mp = e;
                 r = 0;
         }
@@ -500,7 +518,8 @@ static int check_generator_order(struct context *c) {
         _cleanup_(diag_list_free) struct diag_list diags = {};
         int r;
 
-        r = server_order_decide(&c->in->exports, &c->in->fstab, c->in->export_root, &order, &diags);
+        r = server_order_decide(&c->in->exports, &c->in->fstab, c->in->export_root, c->in->hostname, &order,
+                                &diags);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < diags.n; i++) {
@@ -510,11 +529,12 @@ static int check_generator_order(struct context *c) {
                  * ordering chosen. */
                 if (strcmp(g->file, c->fstab_file) == 0)
                         continue;
-                r = finding_add(c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
-                                strdup(g->message),
-                                strprintf("write the path on line %u of %s as a normalised absolute path of at most "
-                                     "255 bytes per component, then run exportfs -ra",
-                                     g->line, g->file));
+                r = finding_add(
+                        c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
+                        strdup(g->message),
+                        strprintf("write the path on line %u of %s as a normalised absolute path of at most "
+                                  "255 bytes per component, then run exportfs -ra",
+                                  g->line, g->file));
                 if (r < 0)
                         return r;
         }
@@ -522,17 +542,41 @@ static int check_generator_order(struct context *c) {
                 const struct order_item *it = &order.items[i];
                 _cleanup_free_ char *where = NULL;
 
+                if (it->loopback && it->kind == ORDER_SKIPPED &&
+                    !export_entry_every_client_mountpoint(it->export_line)) {
+                        const struct export_entry *e = it->export_line;
+                        _cleanup_free_ char *path = escape_for_comment(it->path);
+                        if (!path)
+                                return -ENOMEM;
+                        r = finding_add(
+                                c->findings, DIAG_WARNING, "loopback-reexport-without-mp", e->file, e->line,
+                                NULL,
+                                strprintf("%s is re-exported from an NFS mount of this host, so "
+                                          "nfs-server-generator "
+                                          "orders nfs-server.service before that mount (a loopback mount "
+                                          "needs the server); until it is mounted, exportfs serves the "
+                                          "empty directory underneath",
+                                          path),
+                                strprintf("add the mp option to every client on line %u of %s (e.g. "
+                                          "*(rw,fsid=1,mp)), so that exportfs serves %s only once it is "
+                                          "mounted, then run exportfs -ra",
+                                          e->line, e->file, path));
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 if (!it->reexport)
                         continue;
                 where = escape_for_comment(it->path);
                 if (!where)
                         return -ENOMEM;
-                r = finding_add(c->findings, DIAG_NOTE, "reexport-ordering", it->file, it->line, NULL,
-                                strprintf("the NFS mount %s is re-exported, so nfs-server-generator does not order "
-                                     "nfs-server.service before it: %s",
-                                     where, it->reason),
-                                strprintf("nothing to change; nfs-server-generator --explain shows the whole "
-                                     "ordering"));
+                r = finding_add(
+                        c->findings, DIAG_NOTE, "reexport-ordering", it->file, it->line, NULL,
+                        strprintf("the NFS mount %s is re-exported, so nfs-server-generator does not order "
+                                  "nfs-server.service before it: %s",
+                                  where, it->reason),
+                        strprintf("nothing to change; nfs-server-generator --explain shows the whole "
+                                  "ordering"));
                 if (r < 0)
                         return r;
         }
@@ -550,36 +594,37 @@ static int check_fstab(struct context *c) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *sec = NULL;
 
-                if (!m->nfs)
+                if (!m->nfs || m->shadowed) /* systemd ignores a line that is not the owner */
                         continue;
                 if (!server && !m->noauto && nfs_source_is_loopback(m->what, in->hostname)) {
                         _cleanup_free_ char *what = escape_for_comment(m->what);
                         _cleanup_free_ char *where = escape_for_comment(m->where);
-                        r = finding_add(c->findings, DIAG_ERROR, "loopback-mount-without-server", c->fstab_file,
-                                        m->line, NULL,
-                                        what && where
-                                                ? strprintf("NFS mount %s comes from this host (%s) but "
-                                                       "nfs-server.service is not enabled: boot waits for a "
-                                                       "server that never starts, then the mount fails",
-                                                       where, what)
-                                                : NULL,
-                                        strprintf("systemctl enable nfs-server.service (or add noauto to line %u of "
-                                             "%s)",
-                                             m->line, c->fstab_file));
+                        r = finding_add(
+                                c->findings, DIAG_ERROR, "loopback-mount-without-server", c->fstab_file,
+                                m->line, NULL,
+                                what && where
+                                        ? strprintf("NFS mount %s comes from this host (%s) but "
+                                                    "nfs-server.service is not enabled: boot waits for a "
+                                                    "server that never starts, then the mount fails",
+                                                    where, what)
+                                        : NULL,
+                                strprintf("systemctl enable nfs-server.service (or add noauto to line %u of "
+                                          "%s)",
+                                          m->line, c->fstab_file));
                         if (r < 0)
                                 return r;
                 }
                 if (!in->keytab_present && fstab_mount_has_option(m, "sec", &sec) && sec &&
                     strstr(sec, "krb5")) {
                         _cleanup_free_ char *where = escape_for_comment(m->where);
-                        r = finding_add(c->findings, DIAG_ERROR, "krb5-without-keytab", c->fstab_file, m->line,
-                                        NULL,
-                                        where ? strprintf("NFS mount %s asks for sec=krb5* but there is no keytab "
-                                                     "%s: rpc.gssd has no machine credentials, so the mount "
-                                                     "fails at boot",
-                                                     where, in->keytab)
-                                              : NULL,
-                                        strprintf("kadmin -q \"ktadd -k %s nfs/$(hostname -f)\"", in->keytab));
+                        r = finding_add(
+                                c->findings, DIAG_ERROR, "krb5-without-keytab", c->fstab_file, m->line, NULL,
+                                where ? strprintf("NFS mount %s asks for sec=krb5* but there is no keytab "
+                                                  "%s: rpc.gssd has no machine credentials, so the mount "
+                                                  "fails at boot",
+                                                  where, in->keytab)
+                                      : NULL,
+                                ktadd_command(in->keytab));
                         if (r < 0)
                                 return r;
                 }
@@ -604,11 +649,12 @@ static int check_pipefs(struct context *c) {
                 return r;
         for (size_t i = 0; i < diags.n; i++) {
                 const struct diag *g = &diags.items[i];
-                r = finding_add(c->findings, g->severity, "pipefs-directory-unusable", g->file, g->line, NULL,
-                                strdup(g->message),
-                                strprintf("on line %u of %s, set pipefs-directory= to an empty directory that is "
-                                     "no mount point, or remove the line to use %s",
-                                     g->line, g->file, in->pipefs_default));
+                r = finding_add(
+                        c->findings, g->severity, "pipefs-directory-unusable", g->file, g->line, NULL,
+                        strdup(g->message),
+                        strprintf("on line %u of %s, set pipefs-directory= to an empty directory that is "
+                                  "no mount point, or remove the line to use %s",
+                                  g->line, g->file, in->pipefs_default));
                 if (r < 0)
                         return r;
         }
@@ -616,22 +662,23 @@ static int check_pipefs(struct context *c) {
                 return 0;
 
         /* the default directory, named or not */
-        m = strmap_get(&c->mounts, in->pipefs_default);
+        m = fstab_owner(&in->fstab, in->pipefs_default);
         if (!m || strcmp(m->fstype, "rpc_pipefs") == 0)
                 return 0;
         dir = escape_for_comment(in->pipefs_default);
         type = escape_for_comment(m->fstype);
         if (!dir || !type)
                 return -ENOMEM;
-        return finding_add(c->findings, DIAG_ERROR, "pipefs-directory-unusable", e ? e->file : c->fstab_file,
-                           e ? e->line : m->line, NULL,
-                           strprintf("the pipefs directory %s%s is also the mount point of a %s filesystem (%s:%u): "
-                                "rpc_pipefs and that filesystem hide each other, so rpc.gssd and rpc.idmapd "
-                                "cannot reach the kernel",
-                                dir, e ? "" : " (the default)", type, c->fstab_file, m->line),
-                           strprintf("remove line %u of %s, or set pipefs-directory= in [general] of /etc/nfs.conf "
-                                "to an empty directory that is no mount point",
-                                m->line, c->fstab_file));
+        return finding_add(
+                c->findings, DIAG_ERROR, "pipefs-directory-unusable", e ? e->file : c->fstab_file,
+                e ? e->line : m->line, NULL,
+                strprintf("the pipefs directory %s%s is also the mount point of a %s filesystem (%s:%u): "
+                          "rpc_pipefs and that filesystem hide each other, so rpc.gssd and rpc.idmapd "
+                          "cannot reach the kernel",
+                          dir, e ? "" : " (the default)", type, c->fstab_file, m->line),
+                strprintf("remove line %u of %s, or set pipefs-directory= in [general] of /etc/nfs.conf "
+                          "to an empty directory that is no mount point",
+                          m->line, c->fstab_file));
 }
 
 static int check_gssd(struct context *c) {
@@ -640,12 +687,13 @@ static int check_gssd(struct context *c) {
 
         if (!in->keytab_present || !gssd->masked_at)
                 return 0;
-        return finding_add(c->findings, DIAG_WARNING, "keytab-but-gssd-masked", NULL, 0,
-                           check_unit_names[UNIT_RPC_GSSD],
-                           strprintf("%s exists, so Kerberos is meant to work, but rpc-gssd.service is masked (%s): "
-                                "NFS mounts with sec=krb5* get no credentials and fail",
-                                in->keytab, gssd->masked_at),
-                           strprintf("systemctl unmask rpc-gssd.service"));
+        return finding_add(
+                c->findings, DIAG_WARNING, "keytab-but-gssd-masked", NULL, 0,
+                check_unit_names[UNIT_RPC_GSSD],
+                strprintf("%s exists, so Kerberos is meant to work, but rpc-gssd.service is masked (%s): "
+                          "NFS mounts with sec=krb5* get no credentials and fail",
+                          in->keytab, gssd->masked_at),
+                strprintf("systemctl unmask rpc-gssd.service"));
 }
 
 int checks_run(const struct check_input *in, struct finding_list *findings) {
@@ -655,12 +703,9 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 .fstab_file = in->fstab.file ? in->fstab.file : "/etc/fstab",
         };
         struct nfsv3_cause v3 = {};
-        int r = 0;
+        int r;
 
-        for (size_t i = 0; i < in->fstab.n && r >= 0; i++)
-                r = strmap_put(&c.mounts, in->fstab.mounts[i].where, &in->fstab.mounts[i], NULL);
-        if (r >= 0)
-                r = nfsv3_cause_find(&c, &v3);
+        r = nfsv3_cause_find(&c, &v3);
         if (r >= 0)
                 r = check_read_diags(&c);
         if (r >= 0)
@@ -681,72 +726,5 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 r = check_nothing_exported(&c);
 
         nfsv3_cause_done(&v3);
-        strmap_free(&c.mounts);
         return r < 0 ? r : 0;
-}
-
-/* --- loopback --- */
-
-static bool name_is_localhost(const char *host) {
-        static const char *const names[] = {
-                "localhost", "localhost.localdomain", "localhost6", "localhost6.localdomain6",
-                "ip6-localhost", "ip6-loopback",
-        };
-        for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                if (strcasecmp(host, names[i]) == 0)
-                        return true;
-        return false;
-}
-
-static bool address_is_loopback(const char *host) {
-        struct in_addr a4;
-        struct in6_addr a6;
-
-        if (inet_pton(AF_INET, host, &a4) == 1)
-                return (ntohl(a4.s_addr) >> 24) == 127;
-        if (inet_pton(AF_INET6, host, &a6) == 1)
-                return IN6_IS_ADDR_LOOPBACK(&a6) ||
-                       (IN6_IS_ADDR_V4MAPPED(&a6) && a6.s6_addr[12] == 127);
-        return false;
-}
-
-/* Host names compare without case; "files" and "files.example.org" are the
- * same host when one of them is not qualified. */
-static bool name_is_host(const char *host, const char *hostname) {
-        size_t host_label, name_label;
-
-        if (!hostname || !*hostname)
-                return false;
-        if (strcasecmp(host, hostname) == 0)
-                return true;
-        host_label = strcspn(host, ".");
-        name_label = strcspn(hostname, ".");
-        if (host[host_label] != '\0' && hostname[name_label] != '\0')
-                return false; /* both qualified, and different */
-        return host_label == name_label && host_label > 0 && strncasecmp(host, hostname, host_label) == 0;
-}
-
-bool nfs_source_is_loopback(const char *source, const char *hostname) {
-        _cleanup_free_ char *host = NULL;
-        const char *end;
-
-        if (!source)
-                return false;
-        if (source[0] == '[') {
-                end = strchr(source, ']');
-                if (!end)
-                        return false;
-                host = strndup(source + 1, (size_t) (end - source - 1));
-        } else {
-                /* "server:/path"; an unbracketed IPv6 address ends at ":/" */
-                end = strstr(source, ":/");
-                if (!end)
-                        end = strchr(source, ':');
-                if (!end)
-                        return false;
-                host = strndup(source, (size_t) (end - source));
-        }
-        if (!host || !*host)
-                return false;
-        return name_is_localhost(host) || address_is_loopback(host) || name_is_host(host, hostname);
 }

@@ -7,6 +7,7 @@
 #include "lib/diag.h"
 #include "lib/exports.h"
 #include "lib/fstab.h"
+#include "lib/loopback.h"
 #include "lib/nfsconf.h"
 
 /* The units whose state matters to NFS start-up. */
@@ -25,8 +26,8 @@ extern const char *const check_unit_names[_UNIT_MAX];
 
 struct unit_info {
         const char *installed_at; /* its unit file, or NULL when no unit directory has it */
-        const char *enabled_by; /* the .wants/.requires link that enables it, or NULL */
-        const char *masked_at;  /* the /dev/null link that masks it, or NULL */
+        const char *enabled_by;   /* the .wants/.requires link that enables it, or NULL */
+        const char *masked_at;    /* the /dev/null link that masks it, or NULL */
 };
 
 /* Everything the checks look at, read beforehand (system.c) or built by a
@@ -39,17 +40,12 @@ struct check_input {
          * knows which file format it is about */
         struct diag_list nfsconf_diags, exports_diags, fstab_diags;
         struct unit_info units[_UNIT_MAX];
-        const char *hostname;          /* from /etc/hostname, or NULL */
-        const char *keytab;            /* the keytab rpc.gssd uses */
+        const char *hostname; /* from /etc/hostname, or NULL */
+        const char *keytab;   /* the keytab rpc.gssd uses */
         bool keytab_present;
-        const char *export_root;       /* [exports] rootdir=, or NULL */
-        const char *pipefs_default;    /* STATEDIR/rpc_pipefs, where the static units mount it */
+        const char *export_root;    /* [exports] rootdir=, or NULL */
+        const char *pipefs_default; /* STATEDIR/rpc_pipefs, where the static units mount it */
 };
 
 /* Adds a finding for every problem; returns 0 or -ENOMEM. */
 int checks_run(const struct check_input *in, struct finding_list *findings);
-
-/* Whether an NFS source "server:/path" names this host: localhost,
- * 127.0.0.0/8, ::1 (bracketed or not), or `hostname` (the full name or its
- * first label). No resolver is asked. */
-bool nfs_source_is_loopback(const char *source, const char *hostname);

@@ -38,19 +38,21 @@ static void help(void) {
 /* Returns 1 to go on, 0 after --help/--version, -1 on a usage error. */
 static int parse_args(int argc, char *argv[], struct args *ret) {
         static const struct option options[] = {
-                { "root", required_argument, NULL, 'r' },
-                { "json", no_argument, NULL, 'j' },
-                { "quiet", no_argument, NULL, 'q' },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, 'V' },
-                {},
+                {"root", required_argument, NULL, 'r'}, {"json", no_argument, NULL, 'j'},
+                {"quiet", no_argument, NULL, 'q'},      {"help", no_argument, NULL, 'h'},
+                {"version", no_argument, NULL, 'V'},    {},
         };
         int c;
 
-        *ret = (struct args) { .root = "/" };
+        *ret = (struct args){.root = "/"};
         while ((c = getopt_long(argc, argv, "hq", options, NULL)) >= 0)
                 switch (c) {
                 case 'r':
+                        if (!*optarg) {
+                                /* an unset variable in a script, never "the host" */
+                                log_error("--root= needs a directory (use --root=/ for this system).");
+                                return -1;
+                        }
                         ret->root = optarg;
                         break;
                 case 'j':
@@ -76,7 +78,7 @@ static int parse_args(int argc, char *argv[], struct args *ret) {
 }
 
 static int run(const struct args *args, int *ret_status) {
-        _cleanup_(rootfs_close) struct rootfs root = { .fd = -1 };
+        _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         _cleanup_(check_system_free) struct check_system system = {};
         _cleanup_(finding_list_free) struct finding_list findings = {};
         _cleanup_(buf_free) struct buf text = {};

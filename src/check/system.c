@@ -8,31 +8,6 @@
 #include "config.h"
 #include "system.h"
 
-/* The first line of /etc/hostname, as systemd reads it (comments and blanks
- * skipped); NULL when there is none. */
-static int read_hostname(const struct rootfs *root, char **ret) {
-        _cleanup_free_ char *data = NULL;
-        char *line, *save = NULL;
-        int r;
-
-        *ret = NULL;
-        r = rootfs_read_file(root, "/etc/hostname", &data, NULL);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return 0;
-        for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                size_t len;
-                line += strspn(line, " \t\r");
-                len = strcspn(line, " \t\r");
-                if (len == 0 || line[0] == '#')
-                        continue;
-                *ret = strndup(line, len);
-                return *ret ? 0 : -ENOMEM;
-        }
-        return 0;
-}
-
 static bool regular_file_exists(const struct rootfs *root, const char *path) {
         _cleanup_close_ int fd = rootfs_open_file(root, path, O_PATH);
         struct stat st;
@@ -54,7 +29,7 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         if (r >= 0)
                 r = nfsconf_get_path(&in->conf, "exports", "rootdir", &in->nfsconf_diags, &s.export_root);
         if (r >= 0)
-                r = read_hostname(root, &s.hostname);
+                r = hostname_read(root, &s.hostname);
         if (r >= 0)
                 r = unit_links_read(root, &s.links);
         for (size_t u = 0; u < _UNIT_MAX && r >= 0; u++) {
@@ -100,5 +75,5 @@ void check_system_free(struct check_system *s) {
         free(s->hostname);
         free(s->keytab);
         free(s->export_root);
-        *s = (struct check_system) {};
+        *s = (struct check_system){};
 }

@@ -33,6 +33,11 @@ int generator_parse_args(int argc, char *argv[], const char *program, const char
         while ((c = getopt_long(argc, argv, "", options, NULL)) >= 0)
                 switch (c) {
                 case 'r':
+                        if (!*optarg) {
+                                /* an unset variable in a script, never "the host" */
+                                log_error("--root= needs a directory (use --root=/ for this system).");
+                                return -1;
+                        }
                         args.root = optarg;
                         break;
                 case 'e':

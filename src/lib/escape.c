@@ -264,6 +264,59 @@ int unit_value_escape_path(const char *path, char **ret) {
         return 0;
 }
 
+char *shell_quote(const char *s) {
+        static const char plain[] =
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-";
+        struct buf out = {};
+        bool open = false;
+
+        if (*s && s[strspn(s, plain)] == '\0')
+                return strdup(s);
+        buf_puts(&out, "");
+        for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
+                if (*p < 0x20 || *p == 0x7f) {
+                        static const char hex[] = "0123456789abcdef";
+                        if (open)
+                                buf_putc(&out, '\'');
+                        open = false;
+                        buf_printf(&out, "$'\\x%c%c'", hex[*p >> 4], hex[*p & 15]);
+                        continue;
+                }
+                if (!open)
+                        buf_putc(&out, '\'');
+                open = true;
+                if (*p == '\'')
+                        buf_puts(&out, "'\\''");
+                else
+                        buf_putc(&out, (char) *p);
+        }
+        if (open || out.len == 0)
+                buf_puts(&out, open ? "'" : "''");
+        if (buf_status(&out) < 0) {
+                buf_free(&out);
+                return NULL;
+        }
+        return out.data;
+}
+
+bool unit_value_verbatim_representable(const char *value) {
+        size_t len = strlen(value);
+
+        return unit_value_path_representable(value) && len > 0 && !strchr(" \t", value[0]) &&
+               !strchr(" \t\\", value[len - 1]);
+}
+
+int unit_value_append_verbatim(struct buf *out, const char *value) {
+        if (!unit_value_verbatim_representable(value))
+                return -EINVAL;
+        for (const char *p = value; *p; p++)
+                if (*p == '%')
+                        buf_puts(out, "%%");
+                else
+                        buf_putc(out, *p);
+        return buf_status(out);
+}
+
 char *escape_for_comment(const char *s) {
         struct buf text = {};
 

@@ -40,6 +40,27 @@ int unit_value_append_path(struct buf *out, const char *path);
 /* Whether unit_value_escape_path() can write the path. */
 bool unit_value_path_representable(const char *path);
 
+/* A value of a setting that takes the rest of the line as it stands (Where=,
+ * What=): specifiers doubled, nothing else. systemd strips the line's
+ * surrounding blanks, continues a line that ends in a backslash and refuses
+ * lines that are not UTF-8, so a value with a newline or carriage return,
+ * invalid UTF-8, a blank at either end or a trailing backslash has no
+ * representation: -EINVAL. */
+int unit_value_append_verbatim(struct buf *out, const char *value);
+bool unit_value_verbatim_representable(const char *value);
+
+/* The one quoting step for text printed as part of a shell command (the
+ * checker's fixes): one word for sh, bash and dash, whatever bytes `s` has.
+ * Plain words stay as they are; anything else is single-quoted ('\''
+ * for a quote), and a control byte is written as $'\xNN' so that the
+ * printed command holds no raw control character (a terminal would act on
+ * it). NULL on OOM. */
+char *shell_quote(const char *s);
+
+/* The one escaping step for text about configuration that reaches a person
+ * or a unit file: a comment line in a unit, a log line, --explain, a
+ * diagnostic (file names included: readers keep display names escaped
+ * with it). */
 /* Text safe for a comment line: printable ASCII kept, everything else (and the
  * backslash, so no line can end in one) as \xNN. Returns NULL on OOM. */
 char *escape_for_comment(const char *s);

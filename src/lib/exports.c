@@ -157,12 +157,19 @@ static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok
         return TOKEN_OK;
 }
 
-/* Moves to the start of the line after `line`, whatever the tokens say. */
-static void lex_resync(struct lexer *lx, const char *line_start, unsigned line) {
-        const char *nl = memchr(line_start, '\n', (size_t) (lx->end - line_start));
-
-        lx->p = nl ? nl + 1 : lx->end;
-        lx->line = line + 1;
+/* After a bad token: on to the start of the line after the one where the
+ * token began (`start`, `line`), whatever the rest holds. A quoted token
+ * may have run on over later lines; they still count. A backslash-newline
+ * continues the line, so it is no line start: resuming there (or where the
+ * token was cut) turned a client into an exported path. */
+static void lex_skip_line(struct lexer *lx, const char *start, unsigned line) {
+        lx->p = start;
+        lx->line = line;
+        for (;;) {
+                int c = lex_getc(lx);
+                if (c == LEX_EOF || c == '\n')
+                        return;
+        }
 }
 
 static bool string_is_uuid(const char *s) {
@@ -411,7 +418,8 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
         if (!files)
                 return -ENOMEM;
         t->files = files;
-        t->files[t->n_files] = strdup(file);
+        /* the display name: every message and comment shows it */
+        t->files[t->n_files] = escape_for_comment(file);
         if (!t->files[t->n_files])
                 return -ENOMEM;
         shown_file = t->files[t->n_files++];
@@ -450,7 +458,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                 break;
                         }
                         r = path_problem(shown_file, line, diags, what);
-                        lex_resync(&lx, line_start, line);
+                        lex_skip_line(&lx, line_start, line);
                         if (r < 0)
                                 break;
                         continue;
@@ -459,7 +467,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         r = path_problem(shown_file, line, diags,
                                          res == TOKEN_TOO_LONG ? "export path longer than 1024 bytes"
                                                                : "double quote opened and never closed");
-                        lex_resync(&lx, line_start, line);
+                        lex_skip_line(&lx, line_start, line);
                         if (r < 0)
                                 break;
                         continue;
@@ -475,9 +483,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                      "lines still count",
                                      shown);
                         /* the rest of the line is this line's clients */
-                        do
-                                lex_skip(&lx, " \t");
-                        while (lex_token(&lx, EXPORT_CLIENT_MAX, &tok) == TOKEN_OK);
+                        lex_skip_line(&lx, line_start, line);
                         if (r < 0)
                                 break;
                         continue;
@@ -498,7 +504,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
 
                 /* the clients on the rest of this (logical) line */
                 for (bool first = true;; first = false) {
+                        const char *token_start;
+                        unsigned token_line;
+
                         lex_skip(&lx, " \t");
+                        token_start = lx.p;
+                        token_line = lx.line;
                         res = lex_token(&lx, EXPORT_CLIENT_MAX, &tok);
                         if (buf_status(&tok) < 0) {
                                 r = -ENOMEM;
@@ -515,15 +526,17 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                         r = -ENOMEM;
                                         break;
                                 }
+                                /* where the token starts: an open quote may
+                                 * run to the end of the file */
                                 r = diag_add(
-                                        diags, DIAG_ERROR, shown_file, lx.line,
+                                        diags, DIAG_ERROR, shown_file, token_line,
                                         res == TOKEN_TOO_LONG
                                                 ? "client and options longer than 511 bytes: exportfs "
                                                   "refuses this line; its path %s still counts for ordering"
                                                 : "double quote opened and never closed: exportfs "
                                                   "refuses this line; its path %s still counts for ordering",
                                         shown);
-                                lex_resync(&lx, line_start, line);
+                                lex_skip_line(&lx, token_start, token_line);
                                 break;
                         }
                         if (first && tok.data[0] == '-') {
@@ -555,12 +568,14 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
                 _cleanup_free_ char *data = NULL;
                 size_t size;
 
-                r = rootfs_read_file(root, exports_file, &data, &size);
+                r = rootfs_read_file(root, exports_file, &data, &size, NULL);
                 if (r >= 0)
                         r = exports_parse(t, data, size, exports_file, diags);
+                else if (r == -ENOMEM)
+                        return r;
                 else if (r != -ENOENT)
                         r = diag_add(diags, DIAG_ERROR, exports_file, 0, "cannot be read: %s; ignoring it",
-                                     strerror(-r));
+                                     config_file_strerror(r));
                 else
                         r = 0;
                 if (r < 0)
@@ -576,7 +591,7 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
 
         r = 0;
         for (int i = 0; i < n && r >= 0; i++) {
-                _cleanup_free_ char *full = NULL, *data = NULL;
+                _cleanup_free_ char *full = NULL, *data = NULL, *shown = NULL;
                 size_t size;
 
                 if (asprintf(&full, "%s/%s", exports_dir, names[i]) < 0) {
@@ -584,15 +599,28 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
                         r = -ENOMEM;
                         break;
                 }
-                r = rootfs_read_file(root, full, &data, &size);
+                r = rootfs_read_file(root, full, &data, &size, NULL);
                 if (r >= 0)
                         r = exports_parse(t, data, size, full, diags);
-                else
-                        r = diag_add(diags, DIAG_ERROR, full, 0, "cannot be read: %s; ignoring it",
-                                     strerror(-r));
+                else if (r != -ENOMEM)
+                        r = (shown = escape_for_comment(full))
+                                    ? diag_add(diags, DIAG_ERROR, shown, 0,
+                                               "cannot be read: %s; ignoring it", config_file_strerror(r))
+                                    : -ENOMEM;
         }
         strv_free(names, (size_t) n);
         return r;
+}
+
+bool export_entry_every_client_mountpoint(const struct export_entry *e) {
+        /* no client parsed (the first was malformed) is not "every client
+         * has mp": the path still counts for ordering */
+        if (e->n_clients == 0)
+                return false;
+        for (size_t i = 0; i < e->n_clients; i++)
+                if (!e->clients[i].mountpoint)
+                        return false;
+        return true;
 }
 
 int export_path_served(const char *export_root, const char *path, char **ret, bool *had_dotdot) {

@@ -44,6 +44,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
  * the root. Missing files are normal. */
 int exports_read(struct export_table *t, const struct rootfs *root, struct diag_list *diags);
 
+/* Whether exportfs serves the entry's path only once it is a mount point:
+ * every client has mp/mountpoint. False for an entry without a client (its
+ * first client was malformed). The one test the generator and the checker
+ * share. */
+bool export_entry_every_client_mountpoint(const struct export_entry *e);
+
 /* The directory the server serves for export path `path`: nfs.conf's
  * [exports] rootdir= (`export_root`, may be NULL or "") prefixed, normalised,
  * ".." resolved lexically (*had_dotdot, if given, says so). -EINVAL for a

@@ -117,6 +117,37 @@ oom:
         return -ENOMEM;
 }
 
+/* After the table is complete (the map points into it): who owns each mount
+ * point, and a warning for every line that loses. */
+static int find_owners(struct fstab_table *t, struct diag_list *diags) {
+        for (size_t i = 0; i < t->n; i++) {
+                struct fstab_mount *m = &t->mounts[i];
+                struct fstab_mount *owner;
+                int r = strmap_put(&t->owners, m->where, m, (void **) &owner);
+
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        continue;
+                _cleanup_free_ char *shown = escape_for_comment(m->where);
+                if (!shown)
+                        return -ENOMEM;
+                m->shadowed = true;
+                r = diag_add(
+                        diags, DIAG_WARNING, t->file, m->line,
+                        "mount point %s is already mounted by %s:%u (type %s): systemd uses only the first "
+                        "line for a mount point and ignores this one, so do we",
+                        shown, t->file, owner->line, owner->fstype);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *where) {
+        return strmap_get(&t->owners, where);
+}
+
 int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags) {
         struct parse_state st = {};
         struct libmnt_table *tb;
@@ -163,7 +194,7 @@ int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_li
                         goto finish;
                 i++;
         }
-        r = 0;
+        r = find_owners(t, diags);
 finish:
         mnt_free_iter(it);
         mnt_unref_table(tb);
@@ -180,8 +211,10 @@ int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_lis
         if (!f) {
                 if (errno == ENOENT)
                         return 0;
-                return diag_add(diags, DIAG_ERROR, fstab_file, 0, "cannot be read: %s; ignoring it",
-                                strerror(errno));
+                return errno == ENOMEM
+                               ? -ENOMEM
+                               : diag_add(diags, DIAG_ERROR, fstab_file, 0,
+                                          "cannot be read: %s; ignoring it", config_file_strerror(errno));
         }
         return fstab_parse(t, f, fstab_file, diags);
 }
@@ -205,5 +238,6 @@ void fstab_table_free(struct fstab_table *t) {
                 free(t->mounts[i].options);
         }
         free(t->mounts);
+        strmap_free(&t->owners);
         *t = (struct fstab_table){};
 }

@@ -25,6 +25,9 @@ static inline void closep(int *fd) {
 #define _printf_(a, b) __attribute__((format(printf, a, b)))
 #define _unused_ __attribute__((unused))
 
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 
 /* Hand ownership of a pointer to the caller and leave NULL behind. */

@@ -33,7 +33,8 @@ static int add_file(struct nfsconf *c, const char *file, const char **ret) {
         if (!files)
                 return -ENOMEM;
         c->files = files;
-        files[c->n_files] = strdup(file);
+        /* the display name: every message and comment shows it */
+        files[c->n_files] = escape_for_comment(file);
         if (!files[c->n_files])
                 return -ENOMEM;
         *ret = files[c->n_files++];
@@ -66,10 +67,25 @@ static int add_entry(struct nfsconf *c, const char *section, const char *subsect
 static int parse_file(struct nfsconf *c, const char *data, size_t size, const char *file,
                       const struct rootfs *root, struct diag_list *diags, unsigned depth);
 
+/* Records that the file `st` describes is being read: 1 when it is new, 0
+ * when it was read before (then it must not be read again), -ENOMEM. A
+ * linear scan: a system has a handful of these files, and the include
+ * limits keep a hostile one small too. */
+static int mark_read(struct nfsconf *c, const struct stat *st) {
+        for (size_t i = 0; i < c->n_read; i++)
+                if (c->read[i].dev == st->st_dev && c->read[i].ino == st->st_ino)
+                        return 0;
+        if (array_reserve(&c->read, &c->cap_read, c->n_read + 1, sizeof(*c->read)) < 0)
+                return -ENOMEM;
+        c->read[c->n_read++] = (struct nfsconf_file_id){.dev = st->st_dev, .ino = st->st_ino};
+        return 1;
+}
+
 static int include_file(struct nfsconf *c, const char *including, const char *target, const char *file,
                         unsigned line, const struct rootfs *root, struct diag_list *diags, unsigned depth) {
-        _cleanup_free_ char *path = NULL, *data = NULL;
+        _cleanup_free_ char *path = NULL, *data = NULL, *shown = NULL;
         bool optional = target[0] == '-';
+        struct stat st;
         size_t size;
         int r;
 
@@ -86,19 +102,32 @@ static int include_file(struct nfsconf *c, const char *including, const char *ta
         }
         if (!path)
                 return -ENOMEM;
+        shown = escape_for_comment(path);
+        if (!shown)
+                return -ENOMEM;
         if (!root)
-                return diag_add(diags, DIAG_NOTE, file, line, "include of %s not followed", path);
+                return diag_add(diags, DIAG_NOTE, file, line, "include of %s not followed", shown);
         if (depth >= NFSCONF_INCLUDE_DEPTH_MAX)
                 return diag_add(diags, DIAG_ERROR, file, line,
                                 "includes nested deeper than %d levels (a loop?); not following %s",
-                                NFSCONF_INCLUDE_DEPTH_MAX, path);
-        r = rootfs_read_file(root, path, &data, &size);
+                                NFSCONF_INCLUDE_DEPTH_MAX, shown);
+        r = rootfs_read_file(root, path, &data, &size, &st);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return optional ? 0
-                                : diag_add(diags, DIAG_WARNING, file, line,
-                                           "included file %s cannot be read: %s", path, strerror(-r));
+                return optional && r == -ENOENT ? 0
+                                                : diag_add(diags, DIAG_WARNING, file, line,
+                                                           "included file %s cannot be read: %s", shown,
+                                                           config_file_strerror(r));
+        r = mark_read(c, &st);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                /* nfs-utils would read it again; its settings are in force
+                 * already, and reading files again is how a few lines fan
+                 * out into millions */
+                return diag_add(diags, DIAG_NOTE, file, line, "%s was read already; not reading it again",
+                                shown);
         return parse_file(c, data, size, path, root, diags, depth + 1);
 }
 
@@ -205,15 +234,23 @@ int nfsconf_parse(struct nfsconf *c, const char *data, size_t size, const char *
 static int read_one(struct nfsconf *c, const struct rootfs *root, const char *path,
                     struct diag_list *diags) {
         _cleanup_free_ char *data = NULL;
+        struct stat st;
         size_t size;
-        int r = rootfs_read_file(root, path, &data, &size);
+        int r = rootfs_read_file(root, path, &data, &size, &st);
 
         if (r == -ENOMEM)
                 return r;
-        if (r < 0)
-                return r == -ENOENT ? -ENOENT
-                                    : diag_add(diags, DIAG_ERROR, path, 0, "cannot be read: %s; ignoring it",
-                                               strerror(-r));
+        if (r == -ENOENT)
+                return r;
+        if (r < 0) {
+                _cleanup_free_ char *shown = escape_for_comment(path);
+                return shown ? diag_add(diags, DIAG_ERROR, shown, 0, "cannot be read: %s; ignoring it",
+                                        config_file_strerror(r))
+                             : -ENOMEM;
+        }
+        r = mark_read(c, &st);
+        if (r <= 0)
+                return r; /* read already, as an include of an earlier file */
         return nfsconf_parse(c, data, size, path, root, diags);
 }
 
@@ -294,6 +331,7 @@ void nfsconf_free(struct nfsconf *c) {
                 free(c->entries[i].value);
         }
         free(c->entries);
+        free(c->read);
         strv_free(c->files, c->n_files);
         *c = (struct nfsconf){};
 }

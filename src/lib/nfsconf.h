@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "diag.h"
 #include "rootfs.h"
@@ -20,15 +21,28 @@ struct nfsconf_entry {
         unsigned line;
 };
 
+/* A file already read, by identity (a link or another name for it is the
+ * same file). */
+struct nfsconf_file_id {
+        dev_t dev;
+        ino_t ino;
+};
+
 struct nfsconf {
         struct nfsconf_entry *entries;
         size_t n, cap;
         char **files;
         size_t n_files;
+        /* every file read so far: each is read at most once, so that
+         * include= can neither loop nor fan out */
+        struct nfsconf_file_id *read;
+        size_t n_read, cap_read;
 };
 
 /* Parses one file held in memory; `root` resolves include= (may be NULL: then
- * includes are reported and not followed). Only -ENOMEM is an error. */
+ * includes are reported and not followed). A file is read at most once
+ * (by device and inode), however often and from wherever it is included;
+ * includes nest at most 8 deep. Only -ENOMEM is an error. */
 int nfsconf_parse(struct nfsconf *c, const char *data, size_t size, const char *file,
                   const struct rootfs *root, struct diag_list *diags);
 int nfsconf_read(struct nfsconf *c, const struct rootfs *root, struct diag_list *diags);

@@ -6,7 +6,9 @@
 #include "escape.h"
 #include "pipefs.h"
 
-static const struct fstab_mount *find_mount(const struct fstab_table *t, const char *where) {
+/* In mountinfo, mounts stacked on one mount point are listed in the order
+ * they were made: the last one is the one on top, the one that is seen. */
+static const struct fstab_mount *find_top_mount(const struct fstab_table *t, const char *where) {
         if (!t)
                 return NULL;
         for (size_t i = t->n; i > 0; i--)
@@ -48,16 +50,15 @@ int pipefs_decide(const struct nfsconf *conf, const char *default_dir, const str
                 return refuse(diags, e, shown, "is the root directory");
 
         /* Where= takes the rest of the line verbatim (only specifiers are
-         * expanded), so a path needs no quoting, but systemd strips the
-         * line's surrounding blanks and refuses lines that are not UTF-8. */
-        if (strpbrk(path, "\n\r") || !utf8_is_valid_systemd(path) || strchr(" \t", path[strlen(path) - 1]))
+         * expanded): see unit_value_append_verbatim() */
+        if (!unit_value_verbatim_representable(path))
                 return refuse(diags, e, shown,
-                              "cannot be written in a unit file (newline, invalid UTF-8 or a "
-                              "trailing blank)");
+                              "cannot be written in a unit file (newline, invalid UTF-8, or a "
+                              "trailing blank or backslash)");
 
-        m = find_mount(fstab, path);
+        m = fstab_owner(fstab, path);
         if (!m)
-                m = find_mount(mounted, path);
+                m = find_top_mount(mounted, path);
         if (m && strcmp(m->fstype, "rpc_pipefs") != 0) {
                 _cleanup_free_ char *why = NULL;
                 if (asprintf(&why, "is already a mount point of type %s", m->fstype) < 0)
@@ -81,17 +82,9 @@ int pipefs_decide(const struct nfsconf *conf, const char *default_dir, const str
         return 0;
 }
 
-/* The path as a value of Where=: specifiers doubled, nothing else. */
-static void put_where(struct buf *out, const char *path) {
-        for (const char *p = path; *p; p++)
-                if (*p == '%')
-                        buf_puts(out, "%%");
-                else
-                        buf_putc(out, *p);
-}
-
 int pipefs_render_mount(const struct pipefs_plan *plan, struct buf *out) {
         _cleanup_free_ char *shown = escape_for_comment(plan->path);
+        int r;
 
         if (!shown)
                 return -ENOMEM;
@@ -109,7 +102,9 @@ int pipefs_render_mount(const struct pipefs_plan *plan, struct buf *out) {
                    "What=sunrpc\n"
                    "Where=",
                    shown, plan->file, plan->line);
-        put_where(out, plan->path);
+        r = unit_value_append_verbatim(out, plan->path);
+        if (r < 0)
+                return r;
         buf_puts(out, "\nType=rpc_pipefs\n");
         return buf_status(out);
 }

@@ -17,8 +17,10 @@
 int rootfs_open(const char *root, struct rootfs *ret) {
         int fd;
 
-        if (!root || !*root)
+        if (!root)
                 root = "/";
+        if (!*root)
+                return -EINVAL; /* "--root=" is a mistake, never the host */
         fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
@@ -163,8 +165,47 @@ int rootfs_open_file(const struct rootfs *r, const char *path, int flags) {
         return chase_in_root(r->fd, path, flags);
 }
 
+/* Every configuration file is opened here, so that no reader can block on a
+ * FIFO, take a terminal, or trigger a device: non-blocking (a FIFO opens at
+ * once instead of waiting for a writer), never a controlling terminal, then
+ * refused unless fstat() says it is a regular file no larger than the limit. */
+int rootfs_open_config(const struct rootfs *r, const char *path, struct stat *ret_stat) {
+        _cleanup_close_ int fd = rootfs_open_file(r, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+        struct stat st;
+
+        /* a socket, or a device node without a driver, cannot be opened */
+        if (fd == -ENXIO || fd == -EOPNOTSUPP)
+                return -EBADFD;
+        if (fd < 0)
+                return fd;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        if (st.st_size > CONFIG_FILE_SIZE_MAX)
+                return -EFBIG;
+        if (ret_stat)
+                *ret_stat = st;
+        return TAKE_FD(fd);
+}
+
+const char *config_file_strerror(int error) {
+        switch (error < 0 ? -error : error) {
+        case EISDIR:
+                return "is a directory, not a regular file";
+        case EBADFD:
+                return "is not a regular file (a FIFO, socket or device node)";
+        case EFBIG:
+                return "is larger than the limit of " STRINGIFY(CONFIG_FILE_SIZE_MAX_MIB) " MiB";
+        default:
+                return strerror(error < 0 ? -error : error);
+        }
+}
+
 FILE *rootfs_fopen(const struct rootfs *r, const char *path) {
-        int fd = rootfs_open_file(r, path, O_RDONLY);
+        int fd = rootfs_open_config(r, path, NULL);
         FILE *f;
 
         if (fd < 0) {
@@ -180,24 +221,16 @@ FILE *rootfs_fopen(const struct rootfs *r, const char *path) {
         return f;
 }
 
-int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_t *ret_size) {
-        int fd = rootfs_open_file(r, path, O_RDONLY);
+int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_t *ret_size,
+                     struct stat *ret_stat) {
         struct stat st;
+        int fd = rootfs_open_config(r, path, &st);
         char *data = NULL;
         size_t size = 0, cap = 0;
         int e;
 
         if (fd < 0)
                 return fd;
-        if (fstat(fd, &st) < 0) {
-                e = -errno;
-                close(fd);
-                return e;
-        }
-        if (!S_ISREG(st.st_mode)) {
-                close(fd);
-                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-        }
         /* st_size is a hint only: files in /proc or being rewritten differ */
         cap = (size_t) st.st_size + 1 < 4096 ? 4096 : (size_t) st.st_size + 1;
         data = malloc(cap);
@@ -226,12 +259,19 @@ int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_
                 if (n == 0)
                         break;
                 size += (size_t) n;
+                /* a file that grows while we read it is held to the limit too */
+                if (size > CONFIG_FILE_SIZE_MAX) {
+                        e = -EFBIG;
+                        goto fail;
+                }
         }
         close(fd);
         data[size] = '\0';
         *ret = data;
         if (ret_size)
                 *ret_size = size;
+        if (ret_stat)
+                *ret_stat = st;
         return 0;
 fail:
         free(data);

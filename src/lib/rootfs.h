@@ -4,6 +4,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
+
+/* No configuration file we read is near this size; a bigger one is a mistake
+ * or an attack, and reading it would hold up the boot. */
+#define CONFIG_FILE_SIZE_MAX_MIB 64
+#define CONFIG_FILE_SIZE_MAX ((off_t) CONFIG_FILE_SIZE_MAX_MIB * 1024 * 1024)
 
 /* Access to configuration files below an alternative root (--root=DIR, for
  * image builders, tests and offline inspection). Symbolic links are resolved
@@ -18,9 +24,21 @@ void rootfs_close(struct rootfs *r);
 
 /* Opens `path` (absolute, as seen inside the root) for reading. */
 int rootfs_open_file(const struct rootfs *r, const char *path, int flags);
-/* Reads a whole regular file; -ENOENT when it does not exist. `*ret` is
- * NUL-terminated (an embedded NUL stays in, `*ret_size` says how much). */
-int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_t *ret_size);
+/* The one way a configuration file is opened: for reading, close-on-exec,
+ * non-blocking, no controlling terminal; then -EISDIR for a directory,
+ * -EBADFD for anything else that is not a regular file (FIFO, socket,
+ * device), -EFBIG above CONFIG_FILE_SIZE_MAX. Returns the fd; its stat in
+ * *ret_stat if given. */
+int rootfs_open_config(const struct rootfs *r, const char *path, struct stat *ret_stat);
+/* The phrase for a message about a file rootfs_open_config() refused:
+ * "FILE: cannot be read: <phrase>". */
+const char *config_file_strerror(int error);
+/* Reads a whole configuration file (through rootfs_open_config()); -ENOENT
+ * when it does not exist. `*ret` is NUL-terminated (an embedded NUL stays in,
+ * `*ret_size` says how much); `ret_stat` (may be NULL) identifies the file. */
+int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_t *ret_size,
+                     struct stat *ret_stat);
+/* A configuration file as a stream (for libmount), opened the same way. */
 FILE *rootfs_fopen(const struct rootfs *r, const char *path);
 
 /* Names of the entries of a directory that end in `suffix`, are regular files

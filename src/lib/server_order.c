@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "loopback.h"
 #include "array.h"
 #include "server_order.h"
 #include "strmap.h"
@@ -65,7 +66,7 @@ oom:
 /* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
  * after each fstab mount on its way instead. Mounts from elsewhere (hand
  * written .mount units) cannot be named for it; the reason says so. */
-static int add_fallback(struct server_order *o, const struct strmap *mounts, const char *path,
+static int add_fallback(struct server_order *o, const struct fstab_table *fstab, const char *path,
                         const struct export_entry *src, const char *fstab_file) {
         _cleanup_free_ char *p = strdup(path);
         int r;
@@ -73,7 +74,7 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
         if (!p)
                 return -ENOMEM;
         do {
-                const struct fstab_mount *m = strmap_get(mounts, p);
+                const struct fstab_mount *m = fstab_owner(fstab, p);
                 if (m) {
                         _cleanup_free_ char *unit = NULL;
                         r = unit_name_from_path(m->where, "mount", &unit);
@@ -94,10 +95,11 @@ static int add_fallback(struct server_order *o, const struct strmap *mounts, con
         return 0;
 }
 
-static int decide_export(struct server_order *o, const struct strmap *mounts, struct strmap *reexported,
-                         const struct exported_path *ep, const char *fstab_file) {
+static int decide_export(struct server_order *o, const struct fstab_table *fstab, struct strmap *reexported,
+                         struct strmap *loopback, const char *hostname, const struct exported_path *ep,
+                         const char *fstab_file) {
         const struct export_entry *src = ep->first;
-        const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL;
+        const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL, *from_here = NULL;
         _cleanup_free_ char *p = strdup(ep->path);
         int r;
 
@@ -106,7 +108,7 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
         /* One walk up from the path to "/": the nearest noauto mount, and
          * every NFS mount on the way, which therefore holds an export. */
         do {
-                const struct fstab_mount *m = strmap_get(mounts, p);
+                const struct fstab_mount *m = fstab_owner(fstab, p);
 
                 if (m && m->noauto && !noauto)
                         noauto = m;
@@ -119,6 +121,38 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
                 }
         } while (path_cut_last(p));
 
+        /* a second walk, only when an NFS mount is on the way: is one of
+         * them a mount from this host? */
+        if (nearest_nfs) {
+                strcpy(p, ep->path);
+                do {
+                        const struct fstab_mount *m = fstab_owner(fstab, p);
+                        if (m && m->nfs && nfs_source_is_loopback(m->what, hostname)) {
+                                from_here = m;
+                                r = strmap_put(loopback, m->where, (void *) ep, NULL);
+                                if (r < 0)
+                                        return r;
+                        }
+                } while (path_cut_last(p));
+        }
+        if (from_here) {
+                _cleanup_free_ char *where = escape_for_comment(from_here->where);
+                if (!where)
+                        return -ENOMEM;
+                r = add_item(
+                        o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
+                        strprintf("not ordered: lies on the NFS mount %s (%s:%u) from this host, a loopback "
+                                  "re-export: that mount needs the server, so the server starts before it "
+                                  "and cannot wait for it; with mp on every client exportfs serves the "
+                                  "path only once it is mounted",
+                                  where, fstab_file, from_here->line));
+                if (r >= 0) {
+                        o->items[o->n - 1].loopback = true;
+                        o->items[o->n - 1].export_line = src;
+                }
+                return r;
+        }
+
         if (noauto)
                 return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                                 strprintf("not ordered: lies at or below the noauto mount %s (%s:%u), "
@@ -130,7 +164,7 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
                                       "serves it only once it is mounted");
 
         if (!unit_value_path_representable(ep->path))
-                return add_fallback(o, mounts, ep->path, src, fstab_file);
+                return add_fallback(o, fstab, ep->path, src, fstab_file);
 
         return add_item_fixed(
                 o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
@@ -140,11 +174,15 @@ static int decide_export(struct server_order *o, const struct strmap *mounts, st
 }
 
 static int decide_nfs_mount(struct server_order *o, const struct strmap *reexported,
-                            const struct fstab_mount *m, const char *fstab_file, struct diag_list *diags) {
+                            const struct strmap *loopback, const struct fstab_mount *m,
+                            const char *fstab_file, struct diag_list *diags) {
         const struct exported_path *ep = strmap_get(reexported, m->where);
+        const struct exported_path *here = strmap_get(loopback, m->where);
         _cleanup_free_ char *unit = NULL, *shown = NULL;
         int r;
 
+        if (here)
+                ep = NULL; /* the loopback rule wins */
         if (ep) {
                 shown = escape_for_comment(m->where);
                 if (!shown)
@@ -174,33 +212,36 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                 return add_item_fixed(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
                                       "NFS mount point has no valid mount unit name; systemd will not mount "
                                       "it either");
+        if (here) {
+                _cleanup_free_ char *exported = escape_for_comment(here->path);
+                if (!exported)
+                        return -ENOMEM;
+                r = add_item(
+                        o, ORDER_BEFORE_MOUNT_UNIT, m->where, unit, fstab_file, m->line,
+                        strprintf("NFS mount from this host that holds an export (%s, %s:%u): the loopback "
+                                  "rule wins: the server starts before it and stops after it; the "
+                                  "re-export is served once it is mounted if every client has mp",
+                                  exported, here->first->file, here->first->line));
+                if (r >= 0) {
+                        o->items[o->n - 1].loopback = true;
+                        o->items[o->n - 1].export_line = here->first;
+                }
+                return r;
+        }
         return add_item_fixed(o, ORDER_BEFORE_MOUNT_UNIT, m->where, unit, fstab_file, m->line,
                               "NFS mount: the server starts before it and stops after it (a loopback mount "
                               "needs the server; unmounting after the server stopped hangs)");
 }
 
-static bool client_list_all_mountpoint(const struct export_entry *e) {
-        for (size_t i = 0; i < e->n_clients; i++)
-                if (!e->clients[i].mountpoint)
-                        return false;
-        return true;
-}
-
 int server_order_decide(const struct export_table *exports, const struct fstab_table *fstab,
-                        const char *export_root, struct server_order *ret, struct diag_list *diags) {
+                        const char *export_root, const char *hostname, struct server_order *ret,
+                        struct diag_list *diags) {
         struct server_order o = {};
-        struct strmap mounts = {}, by_path = {}, reexported = {}, nfs_seen = {};
+        struct strmap by_path = {}, reexported = {}, loopback = {};
         struct exported_path *paths = NULL;
         size_t n_paths = 0;
         const char *fstab_file = fstab->file ? fstab->file : "/etc/fstab";
         int r = 0;
-
-        /* systemd-fstab-generator keeps the first line for a mount point */
-        for (size_t i = 0; i < fstab->n; i++) {
-                r = strmap_put(&mounts, fstab->mounts[i].where, &fstab->mounts[i], NULL);
-                if (r < 0)
-                        goto finish;
-        }
 
         paths = calloc(exports->n ? exports->n : 1, sizeof(*paths));
         if (!paths) {
@@ -243,7 +284,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                 paths[n_paths] = (struct exported_path){
                         .path = target,
                         .first = e,
-                        .every_client_mountpoint = client_list_all_mountpoint(e),
+                        .every_client_mountpoint = export_entry_every_client_mountpoint(e),
                 };
                 r = strmap_put(&by_path, target, &paths[n_paths], (void **) &existing);
                 if (r < 0) {
@@ -253,7 +294,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                 if (r == 0) {
                         /* one more line for a path we know: it is optional only
                          * if every client of every line is */
-                        existing->every_client_mountpoint &= client_list_all_mountpoint(e);
+                        existing->every_client_mountpoint &= export_entry_every_client_mountpoint(e);
                         free(target);
                         continue;
                 }
@@ -262,21 +303,17 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         o.anything_exported = n_paths > 0;
 
         for (size_t i = 0; i < n_paths; i++) {
-                r = decide_export(&o, &mounts, &reexported, &paths[i], fstab_file);
+                r = decide_export(&o, fstab, &reexported, &loopback, hostname, &paths[i], fstab_file);
                 if (r < 0)
                         goto finish;
         }
 
         for (size_t i = 0; i < fstab->n; i++) {
                 const struct fstab_mount *m = &fstab->mounts[i];
-                if (!m->nfs)
+                /* a line that does not own its mount point mounts nothing */
+                if (!m->nfs || m->shadowed)
                         continue;
-                r = strmap_put(&nfs_seen, m->where, (void *) m, NULL);
-                if (r < 0)
-                        goto finish;
-                if (r == 0)
-                        continue; /* the same mount point twice: one Before= is enough */
-                r = decide_nfs_mount(&o, &reexported, m, fstab_file, diags);
+                r = decide_nfs_mount(&o, &reexported, &loopback, m, fstab_file, diags);
                 if (r < 0)
                         goto finish;
         }
@@ -286,10 +323,9 @@ finish:
         for (size_t i = 0; i < n_paths; i++)
                 free(paths[i].path);
         free(paths);
-        strmap_free(&mounts);
         strmap_free(&by_path);
         strmap_free(&reexported);
-        strmap_free(&nfs_seen);
+        strmap_free(&loopback);
         if (r < 0)
                 server_order_free(&o);
         else

@@ -17,7 +17,13 @@
  * mount (a loopback mount needs the server; at shutdown the server must stop
  * only after those mounts are gone, or the unmount hangs). An NFS mount that
  * is itself exported, or holds an export, is the exception: ordering the
- * server both after and before it is a cycle, and serving it needs it mounted. */
+ * server both after and before it is a cycle, and serving it needs it mounted.
+ * Unless that NFS mount comes from this host (a loopback re-export): then it
+ * needs the server running first, so the loopback rule wins: Before= the
+ * mount, no RequiresMountsFor= on what it holds (that would deadlock: the
+ * mount waits for the server, which waits for the mount). exportfs then
+ * serves the path before the mount is there, unless every client has mp,
+ * which the checker suggests. */
 
 enum order_kind {
         ORDER_REQUIRES_MOUNTS_FOR, /* RequiresMountsFor=path */
@@ -32,9 +38,11 @@ struct order_item {
         char *unit;       /* mount unit, for the *_MOUNT_UNIT kinds */
         const char *file; /* where it comes from */
         unsigned line;
-        const char *reason; /* why this directive (or why none) */
-        char *reason_owned; /* reason, when it was made for this item */
-        bool reexport;      /* an NFS mount left without Before=: always commented */
+        const char *reason;                     /* why this directive (or why none) */
+        char *reason_owned;                     /* reason, when it was made for this item */
+        bool reexport;                          /* an NFS mount left without Before=: always commented */
+        bool loopback;                          /* a loopback re-export: the path, or the mount holding it */
+        const struct export_entry *export_line; /* for `loopback`: the export concerned */
 };
 
 struct server_order {
@@ -44,9 +52,12 @@ struct server_order {
         bool anything_exported;
 };
 
-/* `export_root` is nfs.conf's [exports] rootdir= ("" or NULL for none). */
+/* `export_root` is nfs.conf's [exports] rootdir= ("" or NULL for none);
+ * `hostname` this host's name (/etc/hostname; may be NULL), to tell loopback
+ * NFS mounts. */
 int server_order_decide(const struct export_table *exports, const struct fstab_table *fstab,
-                        const char *export_root, struct server_order *ret, struct diag_list *diags);
+                        const char *export_root, const char *hostname, struct server_order *ret,
+                        struct diag_list *diags);
 
 /* The drop-in text. With `explain`, every directive carries a comment with
  * its source and reason, and skipped entries and `diags` are listed too. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,21 +29,40 @@ static int mkdir_parents(const char *dir) {
         }
 }
 
+/* The directory the files go to, never through a symbolic link: the last
+ * component is opened O_NOFOLLOW (a link planted as nfs-server.service.d
+ * would have sent our drop-in anywhere). */
+static int open_dir(const char *dir, bool create) {
+        int fd;
+
+        if (create) {
+                int r = mkdir_parents(dir);
+                if (r < 0)
+                        return r;
+        }
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        return fd < 0 ? -errno : fd;
+}
+
 int unitfile_write_atomic(const char *dir, const char *name, const char *content, size_t len) {
-        _cleanup_free_ char *tmp = NULL, *final = NULL;
-        _cleanup_close_ int fd = -1;
+        _cleanup_close_ int dir_fd = -1, fd = -1;
+        char tmp[64];
         int r;
 
-        r = mkdir_parents(dir);
-        if (r < 0)
-                return r;
-        if (asprintf(&tmp, "%s/.#%sXXXXXX", dir, name) < 0 || asprintf(&final, "%s/%s", dir, name) < 0) {
-                tmp = final = NULL;
-                return -ENOMEM;
+        dir_fd = open_dir(dir, true);
+        if (dir_fd < 0)
+                return dir_fd;
+        /* A temporary name of fixed length, whatever the unit's name: ".#"
+         * plus a 255-byte name passed NAME_MAX. systemd ignores names that
+         * start with a dot. */
+        for (unsigned attempt = 0;; attempt++) {
+                snprintf(tmp, sizeof(tmp), ".#nfs-systemd.%d.%u", (int) getpid(), attempt);
+                fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+                if (fd >= 0)
+                        break;
+                if (errno != EEXIST || attempt >= 100)
+                        return -errno;
         }
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
 
         for (size_t done = 0; done < len;) {
                 ssize_t n = write(fd, content + done, len - done);
@@ -63,22 +83,24 @@ int unitfile_write_atomic(const char *dir, const char *name, const char *content
                 r = -errno;
                 goto fail;
         }
-        if (rename(tmp, final) < 0) {
+        if (renameat(dir_fd, tmp, dir_fd, name) < 0) {
                 r = -errno;
                 goto fail;
         }
         return 0;
 fail:
-        (void) unlink(tmp);
+        (void) unlinkat(dir_fd, tmp, 0);
         return r;
 }
 
 int unitfile_remove(const char *dir, const char *name) {
-        _cleanup_free_ char *path = NULL;
+        _cleanup_close_ int dir_fd = open_dir(dir, false);
 
-        if (asprintf(&path, "%s/%s", dir, name) < 0)
-                return -ENOMEM;
-        if (unlink(path) < 0 && errno != ENOENT)
+        if (dir_fd == -ENOENT)
+                return 0;
+        if (dir_fd < 0)
+                return dir_fd;
+        if (unlinkat(dir_fd, name, 0) < 0 && errno != ENOENT)
                 return -errno;
         return 0;
 }

@@ -5,8 +5,11 @@
 
 /* Writes `len` bytes to DIR/NAME so that a reader sees the old file or the
  * whole new one, never a part: a temporary file in DIR, every write and the
- * close checked, then rename(). DIR and its parents are created (0755). */
+ * close checked, then rename(). DIR and its parents are created (0755); DIR
+ * itself is never followed if it is a symbolic link (-ELOOP). The temporary
+ * name has a fixed length, so any NAME that fits NAME_MAX can be written. */
 int unitfile_write_atomic(const char *dir, const char *name, const char *content, size_t len);
 
-/* Removes DIR/NAME if it exists (a drop-in a previous run left behind). */
+/* Removes DIR/NAME if it exists (a drop-in a previous run left behind); DIR
+ * is not followed if it is a symbolic link. */
 int unitfile_remove(const char *dir, const char *name);

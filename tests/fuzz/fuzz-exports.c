@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct buf text = {};
 
         if (exports_parse(&t, (const char *) data, size, "/etc/exports", &diags) >= 0 &&
-            server_order_decide(&t, &fstab, "/export", &order, &diags) >= 0) {
+            server_order_decide(&t, &fstab, "/export", "files", &order, &diags) >= 0) {
                 (void) server_order_render(&order, true, &diags, &text);
                 buf_free(&text);
                 (void) server_order_render(&order, false, NULL, &text);

@@ -52,6 +52,19 @@ else
 	failed=$((failed + 1))
 fi
 
+# a symbolic link planted as the drop-in directory is not followed
+mkdir -p "$tmp/out5" "$tmp/elsewhere"
+ln -s "$tmp/elsewhere" "$tmp/out5/nfs-server.service.d"
+"$gen" --root="$cases/basic/root" "$tmp/out5" 2>"$tmp/err"
+status=$?
+[ $status -ne 0 ] && grep -q "Cannot write" "$tmp/err" && [ -z "$(ls -A "$tmp/elsewhere")" ]
+check "symlinked nfs-server.service.d: not followed, nothing written through it ($status)" $?
+"$gen" --root="$cases/nothing-exported/root" "$tmp/out5" 2>/dev/null
+touch "$tmp/elsewhere/order-with-mounts.conf"
+"$gen" --root="$cases/nothing-exported/root" "$tmp/out5" 2>/dev/null
+[ -e "$tmp/elsewhere/order-with-mounts.conf" ]
+check "symlinked nfs-server.service.d: nothing removed through it" $?
+
 "$gen" 2>/dev/null
 [ $? -ne 0 ]
 check "no arguments: usage error" $?

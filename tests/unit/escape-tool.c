@@ -14,8 +14,9 @@ int main(int argc, char *argv[]) {
         size_t cap = 0;
         ssize_t n;
 
-        if (argc != 2 || (strcmp(argv[1], "name") != 0 && strcmp(argv[1], "value") != 0)) {
-                fprintf(stderr, "usage: %s name|value < NUL-separated-input\n", argv[0]);
+        if (argc != 2 || (strcmp(argv[1], "name") != 0 && strcmp(argv[1], "value") != 0 &&
+                          strcmp(argv[1], "shell") != 0)) {
+                fprintf(stderr, "usage: %s name|value|shell < NUL-separated-input\n", argv[0]);
                 return 2;
         }
         while ((n = getdelim(&item, &cap, '\0', stdin)) > 0) {
@@ -24,8 +25,12 @@ int main(int argc, char *argv[]) {
                 if (item[n - 1] == '\0')
                         n--;
                 item[n] = '\0';
-                r = strcmp(argv[1], "name") == 0 ? unit_name_from_path(item, "mount", &out)
-                                                 : unit_value_escape_path(item, &out);
+                if (strcmp(argv[1], "shell") == 0) {
+                        out = shell_quote(item);
+                        r = out ? 0 : -1;
+                } else
+                        r = strcmp(argv[1], "name") == 0 ? unit_name_from_path(item, "mount", &out)
+                                                         : unit_value_escape_path(item, &out);
                 if (r < 0)
                         puts("!");
                 else
