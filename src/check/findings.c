@@ -10,7 +10,7 @@
 
 int finding_add(struct finding_list *l, enum diag_severity severity, const char *id, const char *file,
                 unsigned line, const char *unit, char *message, char *fix) {
-        struct finding f = { .severity = severity, .id = id, .line = line, .message = message, .fix = fix };
+        struct finding f = {.severity = severity, .id = id, .line = line, .message = message, .fix = fix};
 
         if (!message || !fix)
                 goto oom;
@@ -219,5 +219,5 @@ void finding_list_free(struct finding_list *l) {
                 free(l->items[i].fix);
         }
         free(l->items);
-        *l = (struct finding_list) {};
+        *l = (struct finding_list){};
 }

@@ -12,12 +12,12 @@
  * add findings, main sorts and renders them once, as text or as JSON. */
 struct finding {
         enum diag_severity severity;
-        const char *id;  /* stable kebab-case name of the kind of finding (static) */
-        char *file;      /* NULL when the finding concerns a unit, not a file */
-        unsigned line;   /* 0: no line */
-        char *unit;      /* NULL when no unit is concerned */
-        char *message;   /* one sentence: what is wrong and what will happen */
-        char *fix;       /* the command or edit that fixes it */
+        const char *id; /* stable kebab-case name of the kind of finding (static) */
+        char *file;     /* NULL when the finding concerns a unit, not a file */
+        unsigned line;  /* 0: no line */
+        char *unit;     /* NULL when no unit is concerned */
+        char *message;  /* one sentence: what is wrong and what will happen */
+        char *fix;      /* the command or edit that fixes it */
 };
 
 struct finding_list {
@@ -29,7 +29,6 @@ struct finding_list {
  * either being NULL means an earlier allocation failed: -ENOMEM. */
 int finding_add(struct finding_list *l, enum diag_severity severity, const char *id, const char *file,
                 unsigned line, const char *unit, char *message, char *fix);
-
 
 /* Errors first, then warnings, then notes; the order within one severity is
  * the order the checks found them in. */

@@ -161,8 +161,8 @@ int unit_links_read(const struct rootfs *root, struct unit_links *ret) {
                 while ((de = readdir(d))) {
                         _cleanup_free_ char *sub = NULL;
 
-                        if (de->d_name[0] == '.' ||
-                            (!name_ends_with(de->d_name, ".wants") && !name_ends_with(de->d_name, ".requires")))
+                        if (de->d_name[0] == '.' || (!name_ends_with(de->d_name, ".wants") &&
+                                                     !name_ends_with(de->d_name, ".requires")))
                                 continue;
                         sub = path_join(unit_dirs[i], de->d_name);
                         r = sub ? scan_wants_dir(root, &l, sub) : -ENOMEM;
@@ -188,7 +188,7 @@ void unit_links_free(struct unit_links *links) {
         for (size_t i = 0; i < links->n_strings; i++)
                 free(links->strings[i]);
         free(links->strings);
-        *links = (struct unit_links) {};
+        *links = (struct unit_links){};
 }
 
 int unit_mask_find(const struct rootfs *root, const char *unit, char **ret_path) {

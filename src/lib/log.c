@@ -50,8 +50,8 @@ static bool log_to_kmsg(enum log_level level, const char *message) {
 
         if (log_kmsg_fd < 0)
                 return false;
-        n = snprintf(record, sizeof(record), "<%d>%s[%d]: %s\n", LOG_FACILITY_DAEMON | (int) level, log_program,
-                     (int) getpid(), message);
+        n = snprintf(record, sizeof(record), "<%d>%s[%d]: %s\n", LOG_FACILITY_DAEMON | (int) level,
+                     log_program, (int) getpid(), message);
         if (n < 0)
                 return false;
         if ((size_t) n >= sizeof(record)) {

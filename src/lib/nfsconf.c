@@ -255,7 +255,8 @@ static int read_one(struct nfsconf *c, const struct rootfs *root, const char *pa
 }
 
 /* CONF.d/ *.conf in version order, each read where it stands. */
-static int read_dir(struct nfsconf *c, const struct rootfs *root, const char *conf, struct diag_list *diags) {
+static int read_dir(struct nfsconf *c, const struct rootfs *root, const char *conf,
+                    struct diag_list *diags) {
         _cleanup_free_ char *dir = NULL;
         char **names = NULL;
         int r = 0, n;

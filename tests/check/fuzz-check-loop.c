@@ -29,8 +29,8 @@ struct seed {
 };
 
 static size_t mutate(uint8_t *buf, size_t size, const struct seed *seeds, size_t n_seeds) {
-        static const uint8_t interesting[] = { 0, '\n', ' ', '\t', '#', '"', '\\', '(', ')', ',', '=', ':', '/',
-                                               '[', ']', '-', 0xff, 0x80, 0xc3, 0x1b, '*', '.' };
+        static const uint8_t interesting[] = {0,   '\n', ' ', '\t', '#', '"',  '\\', '(',  ')',  ',', '=',
+                                              ':', '/',  '[', ']',  '-', 0xff, 0x80, 0xc3, 0x1b, '*', '.'};
         unsigned rounds = 1 + (unsigned) (rng() % 8);
 
         for (unsigned i = 0; i < rounds; i++) {

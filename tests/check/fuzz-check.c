@@ -22,7 +22,8 @@ static void assert_no_raw_controls(const struct buf *b) {
         for (size_t i = 0; i < b->len; i++) {
                 unsigned char c = (unsigned char) b->data[i];
                 if ((c < 0x20 && c != '\n') || c == 0x7f) {
-                        fprintf(stderr, "raw control character 0x%02x at offset %zu of:\n%s\n", c, i, b->data);
+                        fprintf(stderr, "raw control character 0x%02x at offset %zu of:\n%s\n", c, i,
+                                b->data);
                         abort();
                 }
         }
@@ -31,10 +32,10 @@ static void assert_no_raw_controls(const struct buf *b) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static const char *const enabled_by = "/etc/systemd/system/multi-user.target.wants/x.service";
         static const char *const masked_at = "/etc/systemd/system/x.service";
-        struct check_input in = { .keytab = "/etc/krb5.keytab", .pipefs_default = "/var/lib/nfs/rpc_pipefs" };
+        struct check_input in = {.keytab = "/etc/krb5.keytab", .pipefs_default = "/var/lib/nfs/rpc_pipefs"};
         struct finding_list findings = {};
         struct buf human = {}, json = {};
-        const char *parts[4] = { "", "", "", "" };
+        const char *parts[4] = {"", "", "", ""};
         size_t sizes[4] = {};
         char *copy, *hostname = NULL, *export_root = NULL;
         unsigned state;

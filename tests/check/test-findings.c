@@ -13,14 +13,14 @@
 
 static int failures;
 
-#define EXPECT(cond, ...)                                                    \
-        do {                                                                 \
-                if (!(cond)) {                                               \
-                        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);      \
-                        fprintf(stderr, __VA_ARGS__);                        \
-                        fputc('\n', stderr);                                 \
-                        failures++;                                          \
-                }                                                            \
+#define EXPECT(cond, ...)                                               \
+        do {                                                            \
+                if (!(cond)) {                                          \
+                        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
+                        fprintf(stderr, __VA_ARGS__);                   \
+                        fputc('\n', stderr);                            \
+                        failures++;                                     \
+                }                                                       \
         } while (0)
 
 /* The JSON of a single finding whose message is `message`: only the value of
@@ -138,34 +138,34 @@ static void test_loopback(void) {
                 const char *source, *hostname;
                 bool loopback;
         } cases[] = {
-                { "localhost:/srv", NULL, true },
-                { "LOCALHOST:/srv", NULL, true },
-                { "localhost.localdomain:/srv", NULL, true },
-                { "ip6-localhost:/srv", NULL, true },
-                { "127.0.0.1:/srv", NULL, true },
-                { "127.255.255.254:/srv", NULL, true },
-                { "126.0.0.1:/srv", NULL, false },
-                { "128.0.0.1:/srv", NULL, false },
-                { "1127.0.0.1:/srv", NULL, false },
-                { "[::1]:/srv", NULL, true },
-                { "::1:/srv", NULL, true },
-                { "[::2]:/srv", NULL, false },
-                { "[::ffff:127.0.0.1]:/srv", NULL, true },
-                { "[::ffff:10.0.0.1]:/srv", NULL, false },
-                { "files:/srv", "files", true },
-                { "files:/srv", "files.example.org", true },
-                { "files.example.org:/srv", "files", true },
-                { "Files.Example.Org:/srv", "files.example.org", true },
-                { "files.other.org:/srv", "files.example.org", false },
-                { "filesrv:/srv", "files", false },
-                { "files:/srv", NULL, false },
-                { "files:/srv", "", false },
-                { "remote:/srv", "files", false },
-                { "/dev/sda1", "files", false },
-                { "UUID=1234", NULL, false },
-                { ":/srv", NULL, false },
-                { "[::1", NULL, false },
-                { "", NULL, false },
+                {"localhost:/srv", NULL, true},
+                {"LOCALHOST:/srv", NULL, true},
+                {"localhost.localdomain:/srv", NULL, true},
+                {"ip6-localhost:/srv", NULL, true},
+                {"127.0.0.1:/srv", NULL, true},
+                {"127.255.255.254:/srv", NULL, true},
+                {"126.0.0.1:/srv", NULL, false},
+                {"128.0.0.1:/srv", NULL, false},
+                {"1127.0.0.1:/srv", NULL, false},
+                {"[::1]:/srv", NULL, true},
+                {"::1:/srv", NULL, true},
+                {"[::2]:/srv", NULL, false},
+                {"[::ffff:127.0.0.1]:/srv", NULL, true},
+                {"[::ffff:10.0.0.1]:/srv", NULL, false},
+                {"files:/srv", "files", true},
+                {"files:/srv", "files.example.org", true},
+                {"files.example.org:/srv", "files", true},
+                {"Files.Example.Org:/srv", "files.example.org", true},
+                {"files.other.org:/srv", "files.example.org", false},
+                {"filesrv:/srv", "files", false},
+                {"files:/srv", NULL, false},
+                {"files:/srv", "", false},
+                {"remote:/srv", "files", false},
+                {"/dev/sda1", "files", false},
+                {"UUID=1234", NULL, false},
+                {":/srv", NULL, false},
+                {"[::1", NULL, false},
+                {"", NULL, false},
         };
 
         for (size_t i = 0; i < ELEMENTSOF(cases); i++)

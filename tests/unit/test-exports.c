@@ -90,10 +90,11 @@ static int run_case(const struct test_case *tc) {
                 if (strcmp(t.entries[i].path, e->path) != 0 || t.entries[i].line != e->line ||
                     t.entries[i].n_clients != e->n_clients ||
                     (t.entries[i].n_clients > 0 && t.entries[i].clients[0].mountpoint != e->mountpoint)) {
-                        printf("FAIL %s: export %zu is \"%s\" line %u, %zu clients; expected \"%s\" line %u, "
+                        printf("FAIL %s: export %zu is \"%s\" line %u, %zu clients; expected \"%s\" line "
+                               "%u, "
                                "%zu clients\n",
-                               tc->name, i, t.entries[i].path, t.entries[i].line, t.entries[i].n_clients, e->path,
-                               e->line, e->n_clients);
+                               tc->name, i, t.entries[i].path, t.entries[i].line, t.entries[i].n_clients,
+                               e->path, e->line, e->n_clients);
                         failed = 1;
                 }
         }
