@@ -583,6 +583,47 @@ def rule_server_start_tool(c):
                    '"$nfsdctl" autostart', '"$nfsdctl" threads 0', '"$rpc_nfsd" 0'):
         c.that(needle in text, f"nfs-server-control does not say {needle}")
 
+
+def rule_gss_module_not_in_container(c):
+    """nfs-utils ca5b0e7e: a container cannot load kernel modules, so the
+    RPCSEC_GSS module unit is skipped there instead of failing."""
+    d = load("auth-rpcgss-module.service")
+    c.that("ConditionVirtualization=!container" in unit_file_lines(d["auth-rpcgss-module.service"]),
+           "auth-rpcgss-module.service: no ConditionVirtualization=!container")
+
+
+def rule_udev_sysctl(c):
+    """nfs-utils 9466df03: 60-nfs.rules re-applies each module's sysctls
+    when sunrpc, rpcrdma, lockd, nfsv4 or nfs loads (systemd-sysctl ran
+    before they were loaded), each with its own key pattern only."""
+    path = os.path.join(ROOT, os.environ["UDEVRULESDIR"].lstrip("/"), "60-nfs.rules")
+    c.that(os.path.isfile(path), f"{path} is not installed")
+    if not os.path.isfile(path):
+        return
+    rules = {}
+    text = open(path, encoding="utf-8").read().replace("\\\n", " ")
+    for line in text.splitlines():
+        m = re.search(r'KERNEL=="([^"]+)".*RUN\+="(\S+) -q --pattern (\S+) --system"', line)
+        if m and 'ACTION=="add"' in line and 'SUBSYSTEM=="module"' in line:
+            rules[m.group(1)] = (m.group(2), m.group(3))
+    want = {"sunrpc": "^sunrpc", "rpcrdma": "^sunrpc.svc_rdma", "lockd": "^fs.nfs.n[sl]m",
+            "nfsv4": "^fs.nfs.(nfs_callback_tcpport|idmap_cache_timeout)", "nfs": "^fs.nfs"}
+    for module, pattern in want.items():
+        got = rules.get(module)
+        c.that(got is not None and got[1] == pattern,
+               f"60-nfs.rules: module {module}: want --pattern {pattern}, got {got}")
+        if got:
+            c.that(got[0] == os.environ["SYSCTL"], f"60-nfs.rules runs {got[0]}, not {os.environ['SYSCTL']}")
+    # udev itself accepts the file, where this systemd has `udevadm verify` (254 and later)
+    has_verify = shutil.which("udevadm") and subprocess.run(
+        ["udevadm", "verify", "--help"], capture_output=True).returncode == 0
+    if has_verify:
+        p = subprocess.run(["udevadm", "verify", path], capture_output=True, text=True)
+        c.that(p.returncode == 0, f"udevadm verify 60-nfs.rules: {p.stdout.strip()} {p.stderr.strip()}")
+    else:
+        print("udevadm verify is not available here (systemd 254 and later): textual checks only")
+
+
 RULES = {
     "early-boot": rule_early_boot,
     "client-after-gss": rule_client_after_gss,
@@ -601,6 +642,8 @@ RULES = {
     "nfsd-after-modules-load": rule_nfsd_after_modules_load,
     "daemon-conditions": rule_daemon_conditions,
     "server-start-tool": rule_server_start_tool,
+    "gss-module-not-in-container": rule_gss_module_not_in_container,
+    "udev-sysctl": rule_udev_sysctl,
 }
 
 
