@@ -54,7 +54,8 @@ umount /mnt/v3
 # 14: restart nfs-utils.service restarts every running NFS daemon.
 for d in rpc.mountd rpc.idmapd rpc.statd nfsdcld rpc.gssd rpc.svcgssd; do fact "14.before.$d" "$(pids $d)"; done
 cap 14.restart systemctl restart nfs-utils.service
-sleep 3
+settle
+sleep 1
 for d in rpc.mountd rpc.idmapd rpc.statd nfsdcld rpc.gssd rpc.svcgssd; do fact "14.after.$d" "$(pids $d)"; done
 fact 14.server-after-restart "$(systemctl is-active nfs-server.service)"
 cap 14.failed systemctl list-units --failed --plain --no-legend --no-pager

@@ -46,3 +46,14 @@ snap() {
 	done
 	fact "$p.nfsd-threads" "$(cat /proc/fs/nfsd/threads 2>/dev/null || echo none)"
 }
+
+# settle [SECONDS]: wait until systemd has no job queued (at most SECONDS, default 120).
+# `systemctl restart X` returns when X's own job is done; the jobs it propagated (PartOf=)
+# may still run, and under a loaded host they take seconds.
+settle() {
+	local left=${1:-120}
+	while [ "$left" -gt 0 ] && [ -n "$(systemctl list-jobs --no-legend --no-pager 2>/dev/null | grep -v boot-scenario)" ]; do
+		sleep 1
+		left=$((left - 1))
+	done
+}
