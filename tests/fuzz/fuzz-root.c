@@ -133,7 +133,8 @@ static size_t split(const uint8_t *data, size_t size, struct part parts[MAX_PART
 }
 
 /* A named part: its directory below etc, and the name ('/' bytes dropped). */
-static bool named_file(const struct part *pt, const char **dir, char name[NAME_MAX + 1], struct part *content) {
+static bool named_file(const struct part *pt, const char **dir, char name[NAME_MAX + 1],
+                       struct part *content) {
         const char *nul;
         size_t len = 0;
 
@@ -376,8 +377,8 @@ static char *read_whole(int dirfd, const char *name, size_t *ret_size) {
 }
 
 /* Properties 2 and 4 on one written file; its values by key in *u. */
-static void check_unit_file(int dirfd, const char *name, const char *const *keys, const char *const *sections,
-                            struct unit_text *u) {
+static void check_unit_file(int dirfd, const char *name, const char *const *keys,
+                            const char *const *sections, struct unit_text *u) {
         size_t size;
         char *data = read_whole(dirfd, name, &size);
 
@@ -461,8 +462,8 @@ static void check_paths_named(const struct unit_text *u, const struct server_pip
                 struct part content;
 
                 for (size_t j = 4; j < n_parts && !named; j++)
-                        named = named_file(&parts[j], &dir, name, &content) && strcmp(dir, "exports.d") == 0 &&
-                                named_as_path(&content, path);
+                        named = named_file(&parts[j], &dir, name, &content) &&
+                                strcmp(dir, "exports.d") == 0 && named_as_path(&content, path);
                 if (path[0] != '/' || !named)
                         fail("export path \"%s\" (%s:%u) is not a path any line of the input names", path,
                              sp->exports.entries[i].file, sp->exports.entries[i].line);
