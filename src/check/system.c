@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
+#include "lib/pipeline.h"
 #include "system.h"
 
 static bool regular_file_exists(const struct rootfs *root, const char *path) {
@@ -55,7 +55,7 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         in->keytab_present = regular_file_exists(root, s.keytab);
         in->hostname = s.hostname;
         in->export_root = s.export_root;
-        in->pipefs_default = NFS_STATEDIR "/rpc_pipefs";
+        in->pipefs_default = PIPEFS_DEFAULT_DIR;
         *ret = s;
         return 0;
 }
