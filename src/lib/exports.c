@@ -518,6 +518,11 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         if (res == TOKEN_NONE) {
                                 if (entry->n_clients == 0)
                                         r = parse_client(entry, &client_cap, (char[]){""}, &defaults, &ctx);
+                                /* The clients end at the end of the line, or at a
+                                 * byte no token takes (CR, VT, FF): whatever
+                                 * follows on this line is still this line's, never
+                                 * a new export path (found by fuzz-root). */
+                                lex_skip_line(&lx, lx.p, lx.line);
                                 break;
                         }
                         if (res != TOKEN_OK) {
