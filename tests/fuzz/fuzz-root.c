@@ -284,13 +284,16 @@ static char *unquote_path_value(const char *v) {
         while (*p == ' ' || *p == '\t')
                 p++;
         for (; *p; p++) {
+                /* a backslash takes the next byte as it is, quoted or not */
+                if (*p == '\\') {
+                        if (!p[1])
+                                fail("RequiresMountsFor=%s ends in a backslash", v);
+                        w[len++] = *++p;
+                        continue;
+                }
                 if (quote) {
                         if (*p == quote)
                                 quote = 0;
-                        else if (*p == '\\' && p[1])
-                                w[len++] = *++p;
-                        else if (*p == '\\')
-                                fail("RequiresMountsFor=%s ends in a backslash", v);
                         else
                                 w[len++] = *p;
                         continue;
@@ -299,10 +302,6 @@ static char *unquote_path_value(const char *v) {
                         break;
                 if (*p == '"' || *p == '\'')
                         quote = *p;
-                else if (*p == '\\' && p[1])
-                        w[len++] = *++p;
-                else if (*p == '\\')
-                        fail("RequiresMountsFor=%s ends in a backslash", v);
                 else
                         w[len++] = *p;
         }
