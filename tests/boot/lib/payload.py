@@ -30,8 +30,9 @@ DEB_IN_GUEST = '/var/cache/nfs-systemd-boot/nfs-systemd.deb'
 
 def build(workdir, boot, destdir=None, deb=None):
     """Writes payload.raw in workdir for boot (a module from boots/). Our side comes either
-    as the Debian package (deb: installed with dpkg -i before systemd starts, as an
-    administrator installs it) or as an install tree copied over the stock one (destdir)."""
+    as the Debian package (deb: installed with dpkg -i before systemd starts, or by the
+    boot's own steps) or as an install tree copied over the stock one (destdir). The guest
+    copies the payload at every boot, so a phased boot (PHASES) sees it each time."""
     top = os.path.join(workdir, 'payload')
     shutil.rmtree(top, ignore_errors=True)
     root = os.path.join(top, 'root')
@@ -53,14 +54,18 @@ def build(workdir, boot, destdir=None, deb=None):
     files.update(getattr(boot, 'FILES', {}))
     disks.write_tree(root, files)
     prepare = getattr(boot, 'PREPARE', '')
-    if deb:
+    # INSTALL = 'runtime': the package only lies in the guest; the boot's own steps install
+    # (and remove) it on the running system, as an administrator does.
+    if deb and getattr(boot, 'INSTALL', 'preinit') == 'preinit':
         # The package diverts the stock files and leaves enablement to nfs-common and
         # nfs-kernel-server (their links are in the image already); its daemon-reload is
         # skipped here because systemd is not running yet.
         prepare = ('dpkg -i %s >/dev/console 2>&1 || echo "preinit: dpkg -i failed" >/dev/console\n'
                    % DEB_IN_GUEST) + prepare
-    elif destdir:
+    elif destdir and not getattr(boot, 'PREFIX', None):
         # As a package's postinst would: enablement follows our units' [Install] sections.
+        # (A /usr/local install leaves the distribution's enablement as it is: its point is
+        # that our files shadow the stock ones by name.)
         prepare = ('systemctl --no-reload reenable nfs-server.service nfs-client.target'
                    ' >/dev/console 2>&1 || echo "preinit: reenable failed" >/dev/console\n') + prepare
     with open(os.path.join(top, 'prepare.sh'), 'w') as f:
