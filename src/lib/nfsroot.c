@@ -92,10 +92,11 @@ static int check_server(struct nfsroot_parse *p, const char *server) {
         return 0;
 }
 
-/* Splits "[SERVER:]PATH[<sep>OPTIONS]". The server ends at the ':' before
+/* Splits "[SERVER:]PATH[<sep>OPTIONS]", where <sep> is any byte of `seps`
+ * (dracut takes ':' or ','; the kernel ','). The server ends at the ':' before
  * the path's first '/'; an IPv6 server is in brackets, since its own colons
  * would make the split ambiguous. */
-static int split_location(struct nfsroot_parse *p, const char *text, char sep, char **ret_server,
+static int split_location(struct nfsroot_parse *p, const char *text, const char *seps, char **ret_server,
                           char **ret_path, char **ret_options) {
         _cleanup_free_ char *server = NULL, *path = NULL, *options = NULL;
         const char *rest, *end;
@@ -136,7 +137,7 @@ static int split_location(struct nfsroot_parse *p, const char *text, char sep, c
         if (rest[0] != '/')
                 return refuse(p, DIAG_ERROR, strprintf("the path after the server is not absolute"));
 
-        end = strchrnul(rest, sep);
+        end = rest + strcspn(rest, seps);
         path = strndup(rest, (size_t) (end - rest));
         options = strdup(*end ? end + 1 : "");
         if (!path || !options)
@@ -356,7 +357,7 @@ static int parse(struct nfsroot_parse *p, const struct cmdline *cl, struct nfsro
         _cleanup_free_ char *server = NULL, *path = NULL, *options = NULL;
         const char *location;
         bool nfs4_form = false;
-        char sep = ':';
+        const char *seps = ":,";
         int r;
 
         if (!root || !*root) {
@@ -379,7 +380,7 @@ static int parse(struct nfsroot_parse *p, const struct cmdline *cl, struct nfsro
                                           "at boot (the root-path option), which this generator cannot "
                                           "know"));
                 location = nfsroot;
-                sep = ',';
+                seps = ",";
         } else if (strcmp(root, "dhcp") == 0 || strcmp(root, "dhcp6") == 0) {
                 p->parameter = "root=";
                 return refuse(p, DIAG_WARNING,
@@ -409,7 +410,7 @@ static int parse(struct nfsroot_parse *p, const struct cmdline *cl, struct nfsro
         }
 
         spec->decision = NFSROOT_REFUSED;
-        r = split_location(p, location, sep, &server, &path, &options);
+        r = split_location(p, location, seps, &server, &path, &options);
         if (r < 0)
                 return r;
         if (!server) {

@@ -12,7 +12,8 @@
  * as words (cmdline.h). See nfsroot-generator(8) for the accepted forms:
  *
  *   root=/dev/nfs nfsroot=[SERVER:]PATH[,OPTIONS]   (the kernel's nfsroot.rst)
- *   root=nfs:[SERVER:]PATH[:OPTIONS]                (dracut.cmdline(7))
+ *   root=nfs:[SERVER:]PATH[:OPTIONS]                (dracut.cmdline(7); the
+ *                                                    options after ':' or ',')
  *   root=nfs4:[SERVER:]PATH[:OPTIONS]
  *   root=SERVER:PATH[:OPTIONS], root=PATH           (dracut, when SERVER is an
  *                                                    IPv4 or [IPv6] address)
