@@ -160,3 +160,67 @@ void pipefs_pipeline_free(struct pipefs_pipeline *p) {
         diag_list_free(&p->mount_diags);
         *p = (struct pipefs_pipeline){};
 }
+
+int nfsroot_pipeline_decide(const struct rootfs *root, const char *cmdline_text,
+                            struct nfsroot_pipeline *ret) {
+        struct nfsroot_pipeline *p = ret;
+        _cleanup_free_ char *text = NULL;
+        int fd, r;
+
+        *p = (struct nfsroot_pipeline){.source = cmdline_text ? "--cmdline" : "/proc/cmdline"};
+        /* what systemd's in_initrd() and upstream's generator look at */
+        fd = rootfs_open_file(root, "/etc/initrd-release", O_PATH);
+        if (fd >= 0)
+                close(fd);
+        p->in_initrd = fd >= 0;
+        if (!p->in_initrd)
+                return 0;
+
+        if (!cmdline_text) {
+                r = rootfs_read_file(root, "/proc/cmdline", &text, NULL, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        return log_error_errno(
+                                r, "/proc/cmdline: cannot be read: %s; no sysroot.mount is written",
+                                config_file_strerror(r));
+                cmdline_text = text;
+        }
+        r = cmdline_split(cmdline_text, &p->cmdline);
+        if (r < 0)
+                return r;
+        return nfsroot_decide(&p->cmdline, p->source, &p->spec, &p->diags);
+}
+
+int nfsroot_pipeline_write(const struct nfsroot_pipeline *p, const char *normal_dir) {
+        _cleanup_(buf_free) struct buf text = {};
+        _cleanup_free_ char *requires_dir = NULL;
+        int r;
+
+        if (p->spec.decision != NFSROOT_MOUNT)
+                return 0;
+        r = nfsroot_render_mount(&p->spec, p->source, &text);
+        if (r < 0)
+                return log_error_errno(r, "Cannot render " NFSROOT_UNIT ": %m");
+        r = unitfile_create_atomic(normal_dir, NFSROOT_UNIT, text.data, text.len);
+        if (r == -EEXIST)
+                return log_error_errno(r,
+                                       "%s/" NFSROOT_UNIT " exists already (another generator wrote it): "
+                                       "left as it is, the NFS root is not mounted by nfsroot-generator",
+                                       normal_dir);
+        if (r < 0)
+                return log_error_errno(r, "Cannot write %s/" NFSROOT_UNIT ": %m", normal_dir);
+        if (asprintf(&requires_dir, "%s/" NFSROOT_REQUIRES_DIR, normal_dir) < 0)
+                return log_oom();
+        r = unitfile_symlink(requires_dir, NFSROOT_UNIT, "../" NFSROOT_UNIT);
+        if (r < 0)
+                return log_error_errno(r, "Cannot link %s/" NFSROOT_UNIT ": %m", requires_dir);
+        return 0;
+}
+
+void nfsroot_pipeline_free(struct nfsroot_pipeline *p) {
+        cmdline_free(&p->cmdline);
+        nfsroot_spec_free(&p->spec);
+        diag_list_free(&p->diags);
+        *p = (struct nfsroot_pipeline){};
+}

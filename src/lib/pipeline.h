@@ -8,6 +8,7 @@
 #include "exports.h"
 #include "fstab.h"
 #include "nfsconf.h"
+#include "nfsroot.h"
 #include "pipefs.h"
 #include "rootfs.h"
 #include "server_order.h"
@@ -64,3 +65,24 @@ int pipefs_pipeline_decide(const struct rootfs *root, struct pipefs_pipeline *re
  * plan says so (otherwise writes nothing). Logs a failure and returns it. */
 int pipefs_pipeline_write(const struct pipefs_pipeline *p, const char *normal_dir);
 void pipefs_pipeline_free(struct pipefs_pipeline *p);
+
+/* nfsroot-generator: what it read and what it decided. */
+struct nfsroot_pipeline {
+        bool in_initrd;     /* /etc/initrd-release exists below the root */
+        const char *source; /* "/proc/cmdline", or "--cmdline" when given */
+        struct cmdline cmdline;
+        struct nfsroot_spec spec;
+        struct diag_list diags;
+};
+
+/* Reads /etc/initrd-release's presence and the command line (`cmdline_text`
+ * when not NULL, else /proc/cmdline below `root`) and decides; outside an
+ * initrd, decides nothing. A command line that cannot be read is logged
+ * and returned (-errno); otherwise only -ENOMEM is an error. */
+int nfsroot_pipeline_decide(const struct rootfs *root, const char *cmdline_text,
+                            struct nfsroot_pipeline *ret);
+/* Writes sysroot.mount and its initrd-root-fs.target.requires/ link when
+ * the spec says so. sysroot.mount is never written over: another generator
+ * that already wrote one keeps it (logged, -EEXIST). */
+int nfsroot_pipeline_write(const struct nfsroot_pipeline *p, const char *normal_dir);
+void nfsroot_pipeline_free(struct nfsroot_pipeline *p);

@@ -44,7 +44,19 @@ static int open_dir(const char *dir, bool create) {
         return fd < 0 ? -errno : fd;
 }
 
-int unitfile_write_atomic(const char *dir, const char *name, const char *content, size_t len) {
+/* How the finished temporary file takes its name: rename() replaces what
+ * is there; link() fails with -EEXIST instead, atomically (what systemd's
+ * generators get from fopen("wx")). */
+static int take_name(int dir_fd, const char *tmp, const char *name, bool replace) {
+        if (replace)
+                return renameat(dir_fd, tmp, dir_fd, name) < 0 ? -errno : 0;
+        if (linkat(dir_fd, tmp, dir_fd, name, 0) < 0)
+                return -errno;
+        (void) unlinkat(dir_fd, tmp, 0);
+        return 0;
+}
+
+static int write_atomic(const char *dir, const char *name, const char *content, size_t len, bool replace) {
         _cleanup_close_ int dir_fd = -1, fd = -1;
         char tmp[64];
         int r;
@@ -83,14 +95,42 @@ int unitfile_write_atomic(const char *dir, const char *name, const char *content
                 r = -errno;
                 goto fail;
         }
-        if (renameat(dir_fd, tmp, dir_fd, name) < 0) {
-                r = -errno;
+        r = take_name(dir_fd, tmp, name, replace);
+        if (r < 0)
                 goto fail;
-        }
         return 0;
 fail:
         (void) unlinkat(dir_fd, tmp, 0);
         return r;
+}
+
+int unitfile_write_atomic(const char *dir, const char *name, const char *content, size_t len) {
+        return write_atomic(dir, name, content, len, true);
+}
+
+int unitfile_create_atomic(const char *dir, const char *name, const char *content, size_t len) {
+        return write_atomic(dir, name, content, len, false);
+}
+
+int unitfile_symlink(const char *dir, const char *name, const char *target) {
+        _cleanup_close_ int dir_fd = open_dir(dir, true);
+        char tmp[64];
+
+        if (dir_fd < 0)
+                return dir_fd;
+        for (unsigned attempt = 0;; attempt++) {
+                snprintf(tmp, sizeof(tmp), ".#nfs-systemd.%d.%u", (int) getpid(), attempt);
+                if (symlinkat(target, dir_fd, tmp) >= 0)
+                        break;
+                if (errno != EEXIST || attempt >= 100)
+                        return -errno;
+        }
+        if (renameat(dir_fd, tmp, dir_fd, name) < 0) {
+                int r = -errno;
+                (void) unlinkat(dir_fd, tmp, 0);
+                return r;
+        }
+        return 0;
 }
 
 int unitfile_remove(const char *dir, const char *name) {
