@@ -9,6 +9,24 @@ CMDLINE = ('console=ttyS0 root=/dev/vda rw init=/usr/local/sbin/preinit panic=-1
            'net.ifnames=0 systemd.show_status=1')
 
 
+def command(image_dir, console, markers, root_disk, payload_disk, result_disk, data_disks,
+            nics=('-nic', 'none'), smp=2, reboot=False, extra=()):
+    """The qemu command line of one guest. The multi-guest boots (lib/pair.py) give it a
+    NIC on a host-local link (nics), one CPU each, may let a guest reboot itself (reboot),
+    and add a serial port for the forwarded journal (extra)."""
+    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-machine', 'q35', '-cpu', 'max',
+           '-m', '1024', '-smp', str(smp)] + list(nics) + ['-display', 'none'] + \
+        ([] if reboot else ['-no-reboot']) + \
+        ['-monitor', 'none', '-kernel', os.path.join(image_dir, 'vmlinuz'),
+         '-initrd', os.path.join(image_dir, 'initrd.img'), '-append', CMDLINE,
+         '-serial', 'file:' + console, '-serial', 'file:' + markers] + list(extra)
+    # Order matters: the guest sees these as vda (root), vdb (payload), vdc (results), vdd...
+    for path, fmt in [(root_disk, 'qcow2'), (payload_disk, 'raw'), (result_disk, 'raw')] + \
+            [(d, 'raw') for d in data_disks]:
+        cmd += ['-drive', 'file=%s,if=virtio,format=%s,cache=unsafe' % (path, fmt)]
+    return cmd
+
+
 def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, timeout,
          shutdown_timeout=240):
     """Runs qemu until it exits, timeout seconds pass, or the guest has been shutting down
@@ -19,15 +37,7 @@ def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, t
     markers = os.path.join(workdir, 'markers.log')
     for p in (console, markers):
         open(p, 'w').close()
-    cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-machine', 'q35', '-cpu', 'max',
-           '-m', '1024', '-smp', '2', '-nic', 'none', '-display', 'none', '-no-reboot',
-           '-monitor', 'none', '-kernel', os.path.join(image_dir, 'vmlinuz'),
-           '-initrd', os.path.join(image_dir, 'initrd.img'), '-append', CMDLINE,
-           '-serial', 'file:' + console, '-serial', 'file:' + markers]
-    # Order matters: the guest sees these as vda (root), vdb (payload), vdc (results), vdd...
-    for path, fmt in [(root_disk, 'qcow2'), (payload_disk, 'raw'), (result_disk, 'raw')] + \
-            [(d, 'raw') for d in data_disks]:
-        cmd += ['-drive', 'file=%s,if=virtio,format=%s,cache=unsafe' % (path, fmt)]
+    cmd = command(image_dir, console, markers, root_disk, payload_disk, result_disk, data_disks)
     seen = {}
     load = os.getloadavg()[0]  # other work on the host slows emulated boots; say how much
     start = time.monotonic()

@@ -1,0 +1,206 @@
+"""Scenarios 1, 2 and 4 in one server/client run: both boot at once and the client's fstab
+mounts (NFSv4 and NFSv3) come up by themselves (1); the client locks a file on each, the
+server reboots itself, and after its grace period a process on the server still cannot take
+either lock because the client reclaimed them (2); then the client powers off normally and
+unmounts before its network goes down (4). None spoils another: 2 starts after 1 was
+recorded, and 4 is the client's ordinary poweroff at the end."""
+from lib import net
+from lib.check import no_failed_units
+from . import common
+
+SCENARIOS = {
+    1: 'Client and server boot together: fstab NFSv4 and NFSv3 mounts come up, boot not degraded',
+    2: 'NFSv3 and NFSv4 locks reclaimed after a server reboot; after grace the server cannot take them',
+    4: 'Normal client poweroff: NFS mounts unmounted before the network goes down',
+}
+TIMEOUT = 1800   # s for the whole run: two boots at once, a server reboot, a poweroff each
+GRACE_WAIT = 25  # s after nfs-server started again: the 10 s grace (lib/payload.py) and margin
+
+SERVER_SH = r'''
+S=/srv/export/signal/state
+if [ ! -e /var/lib/boot-suite/rebooted ]; then
+	cap 2.exportfs exportfs -v
+	link_facts
+	wait_word $S locked 1200
+	# The client's locks are seen here, and a free file can be locked: the probe tells both.
+	cap 2.try3-before wire-lock try /srv/export/lock3
+	cap 2.try4-before wire-lock try /srv/export/lock4
+	cap 2.tryfree-before wire-lock try /srv/export/free
+	cap 2.locks-before cat /proc/locks
+	cap 2.sm-before ls -l /var/lib/nfs/sm
+	mkdir -p /var/lib/boot-suite
+	cp -a "$R" /var/lib/boot-suite/boot1
+	touch /var/lib/boot-suite/rebooted
+	sync
+	say REBOOTING
+	systemctl reboot
+	sleep 900
+	exit 0
+fi
+say REBOOTED
+link_facts
+started=$(systemctl show -p ActiveEnterTimestampMonotonic --value nfs-server.service)
+fact 2.server-active-us "$started"
+# Wait out the grace period, counted from nfs-server's start.
+while [ "$(( $(cut -d. -f1 /proc/uptime) - ${started:-0} / 1000000 ))" -lt %(grace)d ]; do sleep 1; done
+fact 2.checked-at-uptime "$(cut -d' ' -f1 /proc/uptime)"
+cap 2.try3-after wire-lock try /srv/export/lock3
+cap 2.try4-after wire-lock try /srv/export/lock4
+cap 2.tryfree-after wire-lock try /srv/export/free
+cap 2.locks-after cat /proc/locks
+cap 2.sm-after ls -l /var/lib/nfs/sm /var/lib/nfs/sm.bak
+cap 2.kernel-grace sh -c 'journalctl -b -k --no-pager -o short-monotonic | grep -iE "grace|reclaim|nfsd|lockd" || true'
+cap 2.notify-journal journalctl -b --no-pager -o short-monotonic -u rpc-statd-notify.service -u rpc-statd.service -u nfsdcld.service -u nfs-server.service
+echo checked >$S
+say CHECKED
+wait_word $S client-done 900
+# 4: stay up until the client has unmounted at its poweroff (no NFS connection left).
+left=300
+while [ -n "$(ss -Htn state established '( sport = :2049 )')" ] && [ $left -gt 0 ]; do sleep 1; left=$((left - 1)); done
+fact 4.server-waited-for-client "$((300 - left))"
+cp -a /var/lib/boot-suite/boot1 "$R/boot1"
+''' % {'grace': GRACE_WAIT}
+
+CLIENT_SH = r'''
+S=/mnt/v4/signal/state
+link_facts
+cap 1.findmnt findmnt -rn -t nfs,nfs4 -o TARGET,SOURCE,FSTYPE,OPTIONS
+cap 1.ls4 ls -A /mnt/v4
+cap 1.ls3 ls -A /mnt/v3
+cap 1.units systemctl show --no-pager -p Id,ActiveState,Result,ActiveEnterTimestampMonotonic mnt-v4.mount mnt-v3.mount network-online.target systemd-networkd-wait-online.service remote-fs.target
+fact 1.statd "$(pids rpc.statd)"
+# 2 tests lock recovery, not the boot: a mount the boot failed to make (scenario 1 says
+# so) is started again here, and the fact records it.
+for m in mnt-v4.mount mnt-v3.mount; do
+	systemctl is-active -q $m || { cap "2.restart.$m" systemctl start $m; fact "2.restarted.$m" yes; }
+done
+# 2: one NFSv3 and one NFSv4 lock, held by one process until the server has checked.
+wire-lock hold /mnt/v3/lock3 /mnt/v4/lock4 >/run/wire-lock.log 2>&1 &
+holder=$!
+left=120
+until [ "$(grep -c '^locked' /run/wire-lock.log)" = 2 ] || [ $left -le 0 ]; do sleep 1; left=$((left - 1)); done
+fact 2.holder-locked "$(grep -c '^locked' /run/wire-lock.log)"
+echo locked >$S
+say LOCKED
+wait_word $S checked 1200
+say SAW-CHECKED
+cap 2.holder-log cat /run/wire-lock.log
+fact 2.holder-alive "$(kill -0 $holder 2>/dev/null && echo yes || echo no)"
+cap 2.client-journal sh -c 'journalctl -b --no-pager -o short-monotonic | grep -iE "statd|sm-notify|lockd|nfs|reclaim" || true'
+kill $holder
+wait $holder 2>/dev/null
+echo client-done >$S
+say CLIENT-DONE
+# 4: the driver's ordinary poweroff follows; the host reads its journal from the serial port.
+'''
+
+GUESTS = {
+    'server': common.guest('server', net.SERVER_ADDR, fstab=common.SERVER_FSTAB, files=common.SERVER_FILES,
+                           disks=common.SERVER_DISKS, script=SERVER_SH),
+    'client': common.guest('client', net.CLIENT_ADDR, fstab=common.CLIENT_FSTAB, script=CLIENT_SH),
+}
+REBOOT = {'server'}   # this guest's qemu stays up when it reboots itself
+
+TIMELINE = {
+    'client': [('client boot finished', '@@SETTLED'), ('client holds both locks', '@@LOCKED'),
+               ('client sees the server\'s verdict', '@@SAW-CHECKED'), ('client poweroff', '@@POWEROFF')],
+    'server': [('server boot finished', '@@SETTLED'), ('server reboots', '@@REBOOTING'),
+               ('server kernel up again', '@@BOOTED'), ('nfs-server started', 'Started nfs-server.service'),
+               ('sm-notify ran', 'rpc-statd-notify.service: Deactivated'),
+               ('NFSv4 grace started', 'NFSD: starting'), ('NFSv4 grace ended early', 'ending NFSv4 grace'),
+               ('server tries the locks (after grace)', '@@CHECKED')],
+}
+
+
+def mount_row(r, target):
+    for line in r.text('1.findmnt').splitlines():
+        parts = line.split(' ')
+        if parts[0] == target and len(parts) >= 4:
+            return {'source': parts[1], 'fstype': parts[2], 'options': parts[3]}
+    return None
+
+
+def props_blocks(text):
+    out = {}
+    for block in text.split('\n\n'):
+        fields = dict(l.partition('=')[::2] for l in block.splitlines() if '=' in l)
+        if 'Id' in fields:
+            out[fields['Id']] = fields
+    return out
+
+
+def check(n, sc, rs, guests):
+    server, client = rs['server'], rs['client']
+    if n == 1:
+        common.link_carried(sc, client, 'client')
+        sc.check(client.fact('boot-state') == 'running', 'the client boot is not degraded', client.fact('boot-state'))
+        no_failed_units(sc, client, suffix=' on the client')
+        sc.check(server.fact('boot-state') == 'running', 'the server boot is not degraded', server.fact('boot-state'))
+        v4, v3 = mount_row(client, '/mnt/v4'), mount_row(client, '/mnt/v3')
+        sc.check(v4 and v4['fstype'] == 'nfs4', 'the fstab NFSv4 mount is mounted at boot', v4)
+        sc.check(v3 and v3['fstype'] == 'nfs' and 'vers=3' in v3['options'] and 'nolock' not in v3['options'],
+                 'the fstab NFSv3 mount (with locking) is mounted at boot', v3)
+        for key in ('1.ls4', '1.ls3'):
+            listing = client.text(key)
+            sc.check('DISK_CONTENT_MARKER' in listing and 'UNDERNEATH' not in listing,
+                     '%s lists the exported disk' % key[2:], listing.strip().replace('\n', ' ')[:200])
+        units = props_blocks(client.text('1.units'))
+        for unit in ('mnt-v4.mount', 'mnt-v3.mount'):
+            u = units.get(unit, {})
+            sc.check(u.get('ActiveState') == 'active' and u.get('Result') == 'success',
+                     '%s is active, mounted by the boot' % unit, u)
+        sc.check(client.fact('1.statd') != '', 'rpc.statd runs on the client (NFSv3 locks)', 'no rpc.statd')
+        net_online = units.get('network-online.target', {}).get('ActiveEnterTimestampMonotonic', '0')
+        mounted = units.get('mnt-v4.mount', {}).get('ActiveEnterTimestampMonotonic', '0')
+        sc.note('client: network-online.target at %.1f s, /mnt/v4 mounted at %.1f s (guest uptime)'
+                % (int(net_online or 0) / 1e6, int(mounted or 0) / 1e6))
+    elif n == 2:
+        boot1 = common.sub_results(server, 'boot1')
+        sc.check(boot1.fact('waited.locked') == 'ok', 'the server saw the client take its locks',
+                 boot1.fact('waited.locked') or 'no first-boot results')
+        sc.check(client.fact('2.holder-locked') == '2', 'the client holds an NFSv3 and an NFSv4 POSIX lock',
+                 client.text('2.holder-log') or client.fact('2.holder-locked'))
+        for when, res in (('before the reboot', boot1), ('after the reboot and grace', server)):
+            suffix = 'before' if res is boot1 else 'after'
+            for lock in ('3', '4'):
+                seen = res.text('2.try%s-%s' % (lock, suffix)).strip()
+                sc.check(seen == 'busy', '%s, a process on the server cannot take the NFSv%s lock' % (when, lock),
+                         seen or 'not tried')
+            seen = res.text('2.tryfree-%s' % suffix).strip()
+            sc.check(seen == 'taken', '%s, the same probe takes a lock nobody holds (control)' % when,
+                     seen or 'not tried')
+        sc.check(guests['server'].marker('@@REBOOTING') is not None and server.fact('waited.client-done') != '',
+                 'the server rebooted (a second boot reported)',
+                 'REBOOTING at %s' % guests['server'].marker('@@REBOOTING'))
+        for m in ('mnt-v4.mount', 'mnt-v3.mount'):
+            if client.fact('2.restarted.' + m):
+                sc.note('%s was not mounted by the boot (scenario 1); started again before locking: rc=%s'
+                        % (m, client.fact('rc.2.restart.' + m)))
+        log = client.text('2.holder-log')
+        sc.check('write failed' not in log and client.fact('2.holder-alive') == 'yes',
+                 'the client\'s lock holder never lost its files', log.strip().replace('\n', '; ')[:300])
+        for line in server.text('2.kernel-grace').splitlines():
+            if 'grace' in line.lower():
+                sc.note('server kernel: ' + line.strip())
+        notify = [l for l in server.text('2.notify-journal').splitlines() if 'notify' in l.lower() or 'nfsdcld' in l]
+        for line in notify[:8]:
+            sc.note('server journal: ' + line.strip())
+    elif n == 4:
+        g = guests['client']
+        off = g.marker('@@POWEROFF', last=True)
+        lines = [text for t, kind, text in g.events if kind == 'journal' and off is not None and t >= off]
+
+        def first(needle):
+            return next((i for i, l in enumerate(lines) if needle in l), None)
+        net_down = [i for i in (first('Stopping systemd-networkd.service'), first('Stopped target network.target'))
+                    if i is not None]
+        sc.check(off is not None and not client.host['hung'], 'the client powered off',
+                 client.host['hung'] or 'no poweroff')
+        for mnt in ('mnt-v4.mount', 'mnt-v3.mount'):
+            i = first('Unmounted %s' % mnt)
+            sc.check(i is not None and net_down and i < min(net_down),
+                     '%s unmounted before the network went down (journal order)' % mnt,
+                     'unmount line %s, network stop lines %s' % (i, net_down))
+        failed = [l for l in lines if 'Failed unmounting' in l or 'timed out' in l]
+        sc.check(not failed, 'no unmount failed or timed out at poweroff', failed[:3])
+        sc.note('client shutdown %s s (host: @@POWEROFF to qemu exit)' % client.host.get('shutdown'))
