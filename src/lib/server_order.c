@@ -60,9 +60,11 @@ oom:
 
 /* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
  * after each fstab mount on its way instead. Mounts from elsewhere (hand
- * written .mount units) cannot be named for it; the reason says so. */
-static int add_fallback(struct server_order *o, const struct fstab_table *fstab, const char *path,
-                        const struct export_entry *src, const char *fstab_file) {
+ * written .mount units) cannot be named for it; the reason says so. A mount
+ * unit already required for an earlier path (`after_units`, unit → item
+ * item) is written once: a second Requires=/After= adds nothing. */
+static int add_fallback(struct server_order *o, const struct fstab_table *fstab, struct strmap *after_units,
+                        const char *path, const struct export_entry *src, const char *fstab_file) {
         _cleanup_free_ char *p = strdup(path);
         int r;
 
@@ -70,29 +72,44 @@ static int add_fallback(struct server_order *o, const struct fstab_table *fstab,
                 return -ENOMEM;
         do {
                 const struct fstab_mount *m = fstab_owner(fstab, p);
-                if (m) {
-                        _cleanup_free_ char *unit = NULL;
-                        r = unit_name_from_path(m->where, "mount", &unit);
-                        if (r == -ENOMEM)
+                _cleanup_free_ char *unit = NULL;
+
+                if (!m)
+                        continue;
+                r = unit_name_from_path(m->where, "mount", &unit);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        continue;
+                if (strmap_get(after_units, unit)) {
+                        r = add_item(o, ORDER_SKIPPED, path, NULL, src->file, src->line,
+                                     strprintf("exported path has bytes systemd cannot read in "
+                                               "RequiresMountsFor= (newline or invalid UTF-8); the fstab "
+                                               "mount it lies on (%s:%u) is already required for an "
+                                               "earlier path",
+                                               fstab_file, m->line));
+                        if (r < 0)
                                 return r;
-                        if (r >= 0) {
-                                r = add_item(
-                                        o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
-                                        strprintf("exported path has bytes systemd cannot read in "
-                                                  "RequiresMountsFor= (newline or invalid UTF-8); ordered "
-                                                  "after the fstab mount it lies on (%s:%u) instead",
-                                                  fstab_file, m->line));
-                                if (r < 0)
-                                        return r;
-                        }
+                        continue;
                 }
+                r = add_item(o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
+                             strprintf("exported path has bytes systemd cannot read in "
+                                       "RequiresMountsFor= (newline or invalid UTF-8); ordered "
+                                       "after the fstab mount it lies on (%s:%u) instead",
+                                       fstab_file, m->line));
+                if (r < 0)
+                        return r;
+                /* the key is the item's own copy of the name, which stays put */
+                r = strmap_put(after_units, o->items[o->n - 1].unit, o->items[o->n - 1].unit, NULL);
+                if (r < 0)
+                        return r;
         } while (path_cut_last(p));
         return 0;
 }
 
 static int decide_export(struct server_order *o, const struct fstab_table *fstab, struct strmap *reexported,
-                         struct strmap *loopback, const char *hostname, const struct exported_path *ep,
-                         const char *fstab_file) {
+                         struct strmap *loopback, struct strmap *after_units, const char *hostname,
+                         const struct exported_path *ep, const char *fstab_file) {
         const struct export_entry *src = ep->first;
         const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL, *from_here = NULL;
         _cleanup_free_ char *p = strdup(ep->path);
@@ -160,7 +177,7 @@ static int decide_export(struct server_order *o, const struct fstab_table *fstab
                                       "serves it only once it is mounted");
 
         if (!unit_value_path_representable(ep->path))
-                return add_fallback(o, fstab, ep->path, src, fstab_file);
+                return add_fallback(o, fstab, after_units, ep->path, src, fstab_file);
 
         return add_item_fixed(
                 o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
@@ -235,7 +252,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                         struct diag_list *diags) {
         _cleanup_(server_order_free) struct server_order o = {};
         _cleanup_(exported_paths_free) struct exported_paths exported = {};
-        _cleanup_(strmap_free) struct strmap reexported = {}, loopback = {};
+        _cleanup_(strmap_free) struct strmap reexported = {}, loopback = {}, after_units = {};
         const char *fstab_file = fstab->file ? fstab->file : "/etc/fstab";
         int r;
 
@@ -249,8 +266,8 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         o.anything_exported = exported.n > 0;
 
         for (size_t i = 0; i < exported.n; i++) {
-                r = decide_export(&o, fstab, &reexported, &loopback, hostname, &exported.paths[i],
-                                  fstab_file);
+                r = decide_export(&o, fstab, &reexported, &loopback, &after_units, hostname,
+                                  &exported.paths[i], fstab_file);
                 if (r < 0)
                         return r;
         }
