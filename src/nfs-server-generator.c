@@ -42,16 +42,7 @@ static int run(const struct generator_args *args) {
 }
 
 int main(int argc, char *argv[]) {
-        struct generator_args args;
-        int r;
-
-        log_setup("nfs-server-generator");
-        r = generator_parse_args(
-                argc, argv, "nfs-server-generator",
-                "Order nfs-server.service after exported filesystems and before NFS mounts.", &args);
-        if (r <= 0)
-                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-        if (!args.explain)
-                log_open_generator();
-        return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return generator_main(argc, argv, "nfs-server-generator",
+                              "Order nfs-server.service after exported filesystems and before NFS mounts.",
+                              run);
 }

@@ -43,16 +43,6 @@ static int run(const struct generator_args *args) {
 }
 
 int main(int argc, char *argv[]) {
-        struct generator_args args;
-        int r;
-
-        log_setup("rpc-pipefs-generator");
-        r = generator_parse_args(argc, argv, "rpc-pipefs-generator",
-                                 "Mount rpc_pipefs where nfs.conf's [general] pipefs-directory= says.",
-                                 &args);
-        if (r <= 0)
-                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-        if (!args.explain)
-                log_open_generator();
-        return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return generator_main(argc, argv, "rpc-pipefs-generator",
+                              "Mount rpc_pipefs where nfs.conf's [general] pipefs-directory= says.", run);
 }

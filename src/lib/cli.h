@@ -2,6 +2,38 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
+
+/* The command line of every program of ours: --root=DIR, --help, --version,
+ * and the flags the program adds. One parser, so that --root= means the same
+ * everywhere (an empty value is an error, never the host). */
+
+struct cli_flag {
+        const char *name; /* without the dashes */
+        char short_name;  /* or 0 */
+        const char *help; /* one line for --help */
+        bool *value;      /* set to true when given */
+};
+
+struct cli_program {
+        const char *name;
+        const char *operands;  /* after the options on the usage line, or "" */
+        const char *summary;   /* what it does, for --help */
+        const char *root_help; /* what --root=DIR reads below DIR */
+        const char *epilogue;  /* printed after the options, or NULL */
+        const struct cli_flag *flags;
+        size_t n_flags;
+};
+
+/* Parses argv for `program`: *ret_root is "/" unless --root=DIR, and
+ * *ret_first_operand the index of the first operand in argv. Returns 1 to go
+ * on, 0 after --help/--version, -1 after a usage error (already reported). */
+int cli_parse(int argc, char *argv[], const struct cli_program *program, const char **ret_root,
+              int *ret_first_operand);
+
+/* Prints the usage of `program` to stderr after a usage error of the
+ * caller's own (a wrong number of operands). */
+void cli_usage_error(const struct cli_program *program);
 
 /* The command line every generator of ours takes:
  *   PROGRAM [--root=DIR] [--explain] NORMAL_DIR [EARLY_DIR LATE_DIR]
@@ -12,7 +44,7 @@ struct generator_args {
         const char *normal_dir; /* NULL only with --explain */
 };
 
-/* Returns 1 to go on, 0 after --help/--version, -1 after a usage error
- * (already reported). */
-int generator_parse_args(int argc, char *argv[], const char *program, const char *summary,
-                         struct generator_args *ret);
+/* The whole main() of a generator: log set-up, the command line, logging to
+ * the kernel log when run by systemd, then `run`; returns the exit status. */
+int generator_main(int argc, char *argv[], const char *program, const char *summary,
+                   int (*run)(const struct generator_args *args));

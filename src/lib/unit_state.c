@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "unit_state.h"
 
 const char *const unit_dirs[4] = {
@@ -55,15 +56,9 @@ static char *path_join(const char *dir, const char *name) {
 static int keep_string(struct unit_links *l, char *s) {
         if (!s)
                 return -ENOMEM;
-        if (l->n_strings == l->cap_strings) {
-                size_t cap = l->cap_strings ? l->cap_strings * 2 : 32;
-                char **p = reallocarray(l->strings, cap, sizeof(*p));
-                if (!p) {
-                        free(s);
-                        return -ENOMEM;
-                }
-                l->strings = p;
-                l->cap_strings = cap;
+        if (array_reserve(&l->strings, &l->cap_strings, l->n_strings + 1, sizeof(*l->strings)) < 0) {
+                free(s);
+                return -ENOMEM;
         }
         l->strings[l->n_strings++] = s;
         return 0;
