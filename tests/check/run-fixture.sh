@@ -56,5 +56,15 @@ while read -r id; do
         done
 done <"$dir/id"
 
+# a fixture is named after the finding it tests: its id, or its id and a
+# variant ("-" fixtures test no one finding)
+name=$(basename "$dir")
+named=false
+while read -r id; do
+        [ "$id" = "-" ] && named=true
+        case "$name" in "$id" | "$id"-*) named=true ;; esac
+done <"$dir/id"
+$named || fail "fixture $name is not named after a finding it tests ($(tr '\n' ' ' <"$dir/id"))"
+
 [ "$failures" -eq 0 ] || exit 1
 echo "ok: $(basename "$dir")"
