@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <dirent.h>
 #include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -356,4 +358,120 @@ fail:
         strv_free(names, n);
         closedir(d);
         return e;
+}
+
+/* Where an open fd is, as the kernel names it (outside the root too). */
+static int fd_path(int fd, char **ret) {
+        char proc[64], target[PATH_MAX];
+        ssize_t n;
+
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        n = readlink(proc, target, sizeof(target));
+        if (n < 0)
+                return -errno;
+        if ((size_t) n >= sizeof(target))
+                return -ENAMETOOLONG;
+        *ret = strndup(target, (size_t) n);
+        return *ret ? 0 : -ENOMEM;
+}
+
+/* A path longer than this many components is taken as written: resolving
+ * it costs one open per component tried, and no real mount point is near. */
+#define CANONICAL_COMPONENTS_MAX 64
+
+int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret) {
+        _cleanup_free_ char *simple = NULL, *root_path = NULL, *found = NULL;
+        const char *rest, *inside;
+        _cleanup_close_ int fd = -1;
+        size_t n_components = 0, len;
+        int k;
+
+        assert(r);
+        assert(path);
+        assert(ret);
+
+        if (path[0] != '/')
+                return -EINVAL;
+        /* systemd's path_simplify(): no ".", no empty components, no
+         * trailing slash; ".." stays for the resolution below */
+        simple = malloc(strlen(path) + 2);
+        if (!simple)
+                return -ENOMEM;
+        len = 0;
+        for (const char *p = path; *p;) {
+                size_t n;
+                p += strspn(p, "/");
+                n = strcspn(p, "/");
+                if (n == 0)
+                        break;
+                if (!(n == 1 && p[0] == '.')) {
+                        simple[len++] = '/';
+                        memcpy(simple + len, p, n);
+                        len += n;
+                        n_components++;
+                }
+                p += n;
+        }
+        if (len == 0)
+                simple[len++] = '/';
+        simple[len] = '\0';
+        if (n_components > CANONICAL_COMPONENTS_MAX)
+                return -E2BIG;
+
+        /* the longest prefix that exists: usually the whole path, or all
+         * but the last component (the mount point not made yet) */
+        for (size_t end = len;;) {
+                char saved = simple[end];
+                simple[end] = '\0';
+                fd = rootfs_open_file(r, end == 0 ? "/" : simple, O_PATH);
+                simple[end] = saved;
+                if (fd >= 0) {
+                        rest = simple + end;
+                        break;
+                }
+                if (fd != -ENOENT && fd != -ENOTDIR)
+                        return fd;
+                if (end == 0)
+                        return -ENOENT;
+                while (end > 0 && simple[end - 1] != '/')
+                        end--;
+                end = end > 0 ? end - 1 : 0;
+        }
+        /* a ".." below a directory that does not exist has nothing to go up
+         * from: systemd gives up on such a path too */
+        for (const char *p = rest; *p;) {
+                size_t n;
+                p += strspn(p, "/");
+                n = strcspn(p, "/");
+                if (n == 2 && p[0] == '.' && p[1] == '.')
+                        return -ENOENT;
+                p += n;
+        }
+
+        k = fd_path(fd, &found);
+        if (k < 0)
+                return k;
+        if (r->is_host)
+                inside = found;
+        else {
+                size_t n;
+                k = fd_path(r->fd, &root_path);
+                if (k < 0)
+                        return k;
+                n = strcmp(root_path, "/") == 0 ? 0 : strlen(root_path);
+                /* the kernel resolved inside the root, so this holds; if not,
+                 * take the path as written rather than guess */
+                if (strncmp(found, root_path, n) != 0 || (found[n] != '/' && found[n] != '\0'))
+                        return -EXDEV;
+                inside = found + n;
+        }
+        if (asprintf(ret, "%s%s", strcmp(inside, "/") == 0 || *inside == '\0' ? "" : inside, rest) < 0)
+                return -ENOMEM;
+        if (**ret == '\0') {
+                free(*ret);
+                *ret = strdup("/");
+                if (!*ret)
+                        return -ENOMEM;
+        }
+        return 0;
 }
