@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <libmount.h>
 #include <stdlib.h>
@@ -170,6 +171,10 @@ int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const st
         unsigned *lines = NULL;
         size_t n_lines = 0, i = 0;
         int r;
+
+        assert(t);
+        assert(f);
+        assert(file);
 
         t->file = file;
         tb = mnt_new_table();

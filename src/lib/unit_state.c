@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -206,6 +207,10 @@ int unit_mask_find(const struct rootfs *root, const char *unit, char **ret_path)
 }
 
 int unit_file_find(const struct rootfs *root, const char *unit, char **ret_path) {
+        assert(root);
+        assert(unit);
+        assert(ret_path);
+
         for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++) {
                 _cleanup_free_ char *path = path_join(unit_dirs[i], unit);
                 int fd;
