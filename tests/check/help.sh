@@ -7,13 +7,7 @@ set -u
 program=$1
 shift
 name=$(basename "$program")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-        echo "FAIL: $*"
-        failures=$((failures + 1))
-}
+. "$(dirname "$0")/test-lib.sh"
 
 "$program" --help >"$work/out" 2>"$work/err"
 status=$?

@@ -10,14 +10,7 @@
 # finding, never copied from the program's output.
 set -u
 check=$1 dir=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-        echo "FAIL: $*"
-        failures=$((failures + 1))
-}
+. "$(dirname "$0")/test-lib.sh"
 
 expected_status=$(cat "$dir/exit")
 
