@@ -136,7 +136,8 @@ static int generator_parse_args(int argc, char *argv[], const char *program, con
 }
 
 int generator_main(int argc, char *argv[], const char *program, const char *summary,
-                   int (*run)(const struct generator_args *args)) {
+                   int (*run)(const struct generator_args *args, const struct rootfs *root)) {
+        _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         struct generator_args args;
         int r;
 
@@ -149,5 +150,10 @@ int generator_main(int argc, char *argv[], const char *program, const char *summ
                 return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
         if (!args.explain)
                 log_open_generator();
-        return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        r = rootfs_open(args.root, &root);
+        if (r < 0) {
+                log_error_errno(r, "Cannot open root directory %s: %m", args.root);
+                return EXIT_FAILURE;
+        }
+        return run(&args, &root) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rootfs.h"
+
 /* The command line of every program of ours: --root=DIR, --help, --version,
  * and the flags the program adds. One parser, so that --root= means the same
  * everywhere (an empty value is an error, never the host). */
@@ -45,6 +47,7 @@ struct generator_args {
 };
 
 /* The whole main() of a generator: log set-up, the command line, logging to
- * the kernel log when run by systemd, then `run`; returns the exit status. */
+ * the kernel log when run by systemd, the root opened, then `run`; returns
+ * the exit status. */
 int generator_main(int argc, char *argv[], const char *program, const char *summary,
-                   int (*run)(const struct generator_args *args));
+                   int (*run)(const struct generator_args *args, const struct rootfs *root));
