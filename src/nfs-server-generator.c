@@ -10,16 +10,12 @@
 #include "lib/log.h"
 #include "lib/pipeline.h"
 
-static int run(const struct generator_args *args) {
+static int run(const struct generator_args *args, const struct rootfs *root) {
         _cleanup_(server_pipeline_free) struct server_pipeline p = {};
-        _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         _cleanup_(buf_free) struct buf text = {};
         int r;
 
-        r = rootfs_open(args->root, &root);
-        if (r < 0)
-                return log_error_errno(r, "Cannot open root directory %s: %m", args->root);
-        r = server_pipeline_decide(&root, &p);
+        r = server_pipeline_decide(root, &p);
         if (r < 0)
                 return log_error_errno(r, "Cannot read the configuration and decide the ordering: %m");
 
@@ -38,20 +34,11 @@ static int run(const struct generator_args *args) {
         }
 
         diag_list_log(&p.diags);
-        return server_pipeline_write(&p, &root, args->normal_dir);
+        return server_pipeline_write(&p, root, args->normal_dir);
 }
 
 int main(int argc, char *argv[]) {
-        struct generator_args args;
-        int r;
-
-        log_setup("nfs-server-generator");
-        r = generator_parse_args(
-                argc, argv, "nfs-server-generator",
-                "Order nfs-server.service after exported filesystems and before NFS mounts.", &args);
-        if (r <= 0)
-                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-        if (!args.explain)
-                log_open_generator();
-        return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return generator_main(argc, argv, "nfs-server-generator",
+                              "Order nfs-server.service after exported filesystems and before NFS mounts.",
+                              run);
 }

@@ -30,15 +30,11 @@ static int explain(const struct nfsroot_pipeline *p) {
         return fflush(stdout) == 0 ? 0 : log_error_errno(errno, "Cannot write to stdout: %m");
 }
 
-static int run(const struct generator_args *args) {
+static int run(const struct generator_args *args, const struct rootfs *root) {
         _cleanup_(nfsroot_pipeline_free) struct nfsroot_pipeline p = {};
-        _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         int r;
 
-        r = rootfs_open(args->root, &root);
-        if (r < 0)
-                return log_error_errno(r, "Cannot open root directory %s: %m", args->root);
-        r = nfsroot_pipeline_decide(&root, args->cmdline, &p);
+        r = nfsroot_pipeline_decide(root, args->cmdline, &p);
         if (r == -ENOMEM)
                 return log_oom();
         if (r < 0)
@@ -51,17 +47,8 @@ static int run(const struct generator_args *args) {
 }
 
 int main(int argc, char *argv[]) {
-        struct generator_args args;
-        int r;
-
-        log_setup("nfsroot-generator");
-        r = generator_parse_args_extra(argc, argv, "nfsroot-generator",
-                                       "In an initrd, mount an NFS root named on the kernel command line at "
-                                       "/sysroot.",
-                                       GENERATOR_ARG_CMDLINE, &args);
-        if (r <= 0)
-                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-        if (!args.explain)
-                log_open_generator();
-        return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return generator_main_extra(
+                argc, argv, "nfsroot-generator",
+                "In an initrd, mount an NFS root named on the kernel command line at /sysroot.",
+                GENERATOR_ARG_CMDLINE, run);
 }

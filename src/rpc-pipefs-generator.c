@@ -10,16 +10,12 @@
 #include "lib/log.h"
 #include "lib/pipeline.h"
 
-static int run(const struct generator_args *args) {
+static int run(const struct generator_args *args, const struct rootfs *root) {
         _cleanup_(pipefs_pipeline_free) struct pipefs_pipeline p = {};
-        _cleanup_(rootfs_close) struct rootfs root = {.fd = -1};
         _cleanup_(buf_free) struct buf mount_text = {}, target_text = {};
         int r;
 
-        r = rootfs_open(args->root, &root);
-        if (r < 0)
-                return log_error_errno(r, "Cannot open root directory %s: %m", args->root);
-        r = pipefs_pipeline_decide(&root, &p);
+        r = pipefs_pipeline_decide(root, &p);
         if (r < 0)
                 return log_error_errno(r, "Cannot decide where rpc_pipefs goes: %m");
         diag_list_log(&p.diags);
@@ -43,16 +39,6 @@ static int run(const struct generator_args *args) {
 }
 
 int main(int argc, char *argv[]) {
-        struct generator_args args;
-        int r;
-
-        log_setup("rpc-pipefs-generator");
-        r = generator_parse_args(argc, argv, "rpc-pipefs-generator",
-                                 "Mount rpc_pipefs where nfs.conf's [general] pipefs-directory= says.",
-                                 &args);
-        if (r <= 0)
-                return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
-        if (!args.explain)
-                log_open_generator();
-        return run(&args) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        return generator_main(argc, argv, "rpc-pipefs-generator",
+                              "Mount rpc_pipefs where nfs.conf's [general] pipefs-directory= says.", run);
 }

@@ -12,10 +12,10 @@
 
 #include "checks.h"
 #include "lib/escape.h"
+#include "lib/exported.h"
 #include "lib/loopback.h"
 #include "lib/pipefs.h"
 #include "lib/server_order.h"
-#include "lib/strmap.h"
 
 const char *const check_unit_names[_UNIT_MAX] = {
         [UNIT_NFS_SERVER] = "nfs-server.service", [UNIT_NFS_KERNEL_SERVER] = "nfs-kernel-server.service",
@@ -333,13 +333,6 @@ static char *ktadd_command(const char *keytab) {
 
 /* --- exports --- */
 
-/* One distinct exported path, as the server sees it, with its lines */
-struct exported_path {
-        char *target;                           /* rootdir applied, normalised */
-        const struct export_entry *first;       /* first line exporting it */
-        const struct export_entry *first_no_mp; /* first line with a client without mp, or NULL */
-};
-
 static int check_exported_path(struct context *c, const struct exported_path *ep) {
         const struct export_entry *e = ep->first;
         const struct fstab_mount *m;
@@ -349,7 +342,7 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (!path)
                 return -ENOMEM;
 
-        m = find_mount(c, ep->target, mount_is_noauto, &oom);
+        m = find_mount(c, ep->path, mount_is_noauto, &oom);
         if (m) {
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 return finding_add(
@@ -368,7 +361,7 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (oom)
                 return -ENOMEM;
 
-        m = find_mount(c, ep->target, mount_is_nofail, &oom);
+        m = find_mount(c, ep->path, mount_is_nofail, &oom);
         if (m && ep->first_no_mp) {
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 const struct export_entry *no_mp = ep->first_no_mp;
@@ -388,7 +381,7 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (oom)
                 return -ENOMEM;
 
-        m = find_mount(c, ep->target, mount_any, &oom);
+        m = find_mount(c, ep->path, mount_any, &oom);
         if (oom)
                 return -ENOMEM;
         if (!m || strcmp(m->where, "/") == 0)
@@ -460,55 +453,30 @@ static int check_krb5_export(struct context *c, const struct export_entry *e) {
 
 static int check_exports(struct context *c) {
         const struct export_table *t = &c->in->exports;
-        struct exported_path *paths = calloc(t->n ? t->n : 1, sizeof(*paths));
-        struct strmap by_target = {};
-        size_t n_paths = 0;
-        int r = 0;
+        _cleanup_(exported_paths_free) struct exported_paths exported = {};
+        int r;
 
-        if (!paths)
-                return -ENOMEM;
-        for (size_t i = 0; i < t->n && r >= 0; i++) {
-                const struct export_entry *e = &t->entries[i];
-                struct exported_path *ep;
-                char *target;
+        /* an unusable path is left out: the generator's diagnostic says so */
+        r = exported_paths_build(t, c->in->export_root, &exported, NULL);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < t->n; i++) {
+                const struct exported_path *ep = exported.of_entry[i];
 
-                r = export_path_served(c->in->export_root, e->path, &target, NULL);
-                if (r == -ENOMEM)
-                        break;
-                if (r < 0) {
-                        r = 0; /* unusable path: the generator's diagnostic says so */
+                if (!ep)
                         continue;
-                }
-                r = check_reexport_fsid(c, e, target);
+                r = check_reexport_fsid(c, &t->entries[i], ep->path);
                 if (r >= 0)
-                        r = check_krb5_export(c, e);
-                if (r < 0) {
-                        free(target);
-                        break;
-                }
-
-                paths[n_paths] = (struct exported_path){.target = target, .first = e};
-                r = strmap_put(&by_target, target, &paths[n_paths], (void **) &ep);
-                if (r < 0) {
-                        free(target);
-                        break;
-                }
-                if (r == 1)
-                        ep = &paths[n_paths++];
-                else
-                        free(target);
-                if (!ep->first_no_mp && !export_entry_every_client_mountpoint(e))
-                        ep->first_no_mp = e;
-                r = 0;
+                        r = check_krb5_export(c, &t->entries[i]);
+                if (r < 0)
+                        return r;
         }
-        for (size_t i = 0; i < n_paths && r >= 0; i++)
-                r = check_exported_path(c, &paths[i]);
-
-        for (size_t i = 0; i < n_paths; i++)
-                free(paths[i].target);
-        free(paths);
-        strmap_free(&by_target);
-        return r;
+        for (size_t i = 0; i < exported.n; i++) {
+                r = check_exported_path(c, &exported.paths[i]);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
 }
 
 /* What the generator decides for re-exports, and what it says about paths it
@@ -542,8 +510,7 @@ static int check_generator_order(struct context *c) {
                 const struct order_item *it = &order.items[i];
                 _cleanup_free_ char *where = NULL;
 
-                if (it->loopback && it->kind == ORDER_SKIPPED &&
-                    !export_entry_every_client_mountpoint(it->export_line)) {
+                if (it->loopback && it->kind == ORDER_SKIPPED && !it->export_waits_for_mount) {
                         const struct export_entry *e = it->export_line;
                         _cleanup_free_ char *path = escape_for_comment(it->path);
                         if (!path)

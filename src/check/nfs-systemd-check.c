@@ -3,14 +3,13 @@
  * before it does. Read everything (system.c), check (checks.c), render the
  * findings (findings.c); see nfs-systemd-check(8). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "checks.h"
-#include "config.h"
 #include "findings.h"
+#include "lib/cli.h"
 #include "lib/log.h"
 #include "system.h"
 
@@ -23,57 +22,34 @@ struct args {
         bool json, quiet;
 };
 
-static void help(void) {
-        printf("Usage: nfs-systemd-check [--root=DIR] [--json] [--quiet]\n\n"
-               "Check the NFS configuration, fstab and unit states of this system (or of the\n"
-               "image at DIR) for what will go wrong at the next boot.\n\n"
-               "  --root=DIR   read the system below DIR instead of /\n"
-               "  --json       print the findings as a JSON array\n"
-               "  --quiet      print nothing; only the exit status tells\n"
-               "  --help       show this help\n"
-               "  --version    show the version\n\n"
-               "Exit status: 0 no errors or warnings, 1 warnings, 2 errors, 3 the check could not run.\n");
-}
-
 /* Returns 1 to go on, 0 after --help/--version, -1 on a usage error. */
 static int parse_args(int argc, char *argv[], struct args *ret) {
-        static const struct option options[] = {
-                {"root", required_argument, NULL, 'r'}, {"json", no_argument, NULL, 'j'},
-                {"quiet", no_argument, NULL, 'q'},      {"help", no_argument, NULL, 'h'},
-                {"version", no_argument, NULL, 'V'},    {},
+        struct args args = {};
+        const struct cli_flag flags[] = {
+                {"json", 0, "print the findings as a JSON array", &args.json},
+                {"quiet", 'q', "print nothing; only the exit status tells", &args.quiet},
         };
-        int c;
+        const struct cli_program program = {
+                .name = "nfs-systemd-check",
+                .operands = "",
+                .summary = "Check the NFS configuration, fstab and unit states of this system (or of the\n"
+                           "image at DIR) for what will go wrong at the next boot.",
+                .root_help = "read the system below DIR instead of /",
+                .epilogue = "Exit status: 0 no errors or warnings, 1 warnings, 2 errors, 3 the check could "
+                            "not run.",
+                .flags = flags,
+                .n_flags = ELEMENTSOF(flags),
+        };
+        int r, first;
 
-        *ret = (struct args){.root = "/"};
-        while ((c = getopt_long(argc, argv, "hq", options, NULL)) >= 0)
-                switch (c) {
-                case 'r':
-                        if (!*optarg) {
-                                /* an unset variable in a script, never "the host" */
-                                log_error("--root= needs a directory (use --root=/ for this system).");
-                                return -1;
-                        }
-                        ret->root = optarg;
-                        break;
-                case 'j':
-                        ret->json = true;
-                        break;
-                case 'q':
-                        ret->quiet = true;
-                        break;
-                case 'h':
-                        help();
-                        return 0;
-                case 'V':
-                        printf("nfs-systemd-check %s\n", PACKAGE_VERSION);
-                        return 0;
-                default:
-                        return -1;
-                }
-        if (optind < argc) {
-                log_error("Unexpected argument: %s (see --help)", argv[optind]);
+        r = cli_parse(argc, argv, &program, &args.root, &first);
+        if (r <= 0)
+                return r;
+        if (first < argc) {
+                log_error("Unexpected argument: %s (see --help)", argv[first]);
                 return -1;
         }
+        *ret = args;
         return 1;
 }
 

@@ -3,7 +3,7 @@
 
 #include "checks.h"
 #include "lib/rootfs.h"
-#include "unit_state.h"
+#include "lib/unit_state.h"
 
 /* The system as nfs-systemd-check sees it: everything read below the root
  * once, through rootfs (no path outside the root is ever opened), before any

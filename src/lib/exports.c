@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,10 +410,14 @@ static int path_problem(const char *file, unsigned line, struct diag_list *diags
 int exports_parse(struct export_table *t, const char *data, size_t size, const char *file,
                   struct diag_list *diags) {
         struct lexer lx = {.p = data, .end = data + size, .line = 1};
-        struct buf tok = {};
+        _cleanup_(buf_free) struct buf tok = {};
         const char *shown_file;
         char **files;
         int r = 0;
+
+        assert(t);
+        assert(data || size == 0);
+        assert(file);
 
         files = reallocarray(t->files, t->n_files + 1, sizeof(*files));
         if (!files)
@@ -442,8 +447,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
 
                 res = lex_token(&lx, EXPORT_PATH_MAX, &tok);
                 if (buf_status(&tok) < 0) {
-                        r = -ENOMEM;
-                        break;
+                        return -ENOMEM;
                 }
                 if (res == TOKEN_NONE) {
                         /* a carriage return, vertical tab or form feed where a
@@ -454,13 +458,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                      "reading the file here)",
                                      (unsigned char) *line_start) < 0) {
                                 what = NULL;
-                                r = -ENOMEM;
-                                break;
+                                return -ENOMEM;
                         }
                         r = path_problem(shown_file, line, diags, what);
                         lex_skip_line(&lx, line_start, line);
                         if (r < 0)
-                                break;
+                                return r;
                         continue;
                 }
                 if (res == TOKEN_UNTERMINATED_QUOTE || res == TOKEN_TOO_LONG) {
@@ -469,14 +472,13 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                                                : "double quote opened and never closed");
                         lex_skip_line(&lx, line_start, line);
                         if (r < 0)
-                                break;
+                                return r;
                         continue;
                 }
                 if (tok.data[0] != '/') {
                         _cleanup_free_ char *shown = escape_for_comment(tok.data);
                         if (!shown) {
-                                r = -ENOMEM;
-                                break;
+                                return -ENOMEM;
                         }
                         r = diag_add(diags, DIAG_ERROR, shown_file, line,
                                      "export path \"%s\" is not absolute; skipping this line, the other "
@@ -485,19 +487,18 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         /* the rest of the line is this line's clients */
                         lex_skip_line(&lx, line_start, line);
                         if (r < 0)
-                                break;
+                                return r;
                         continue;
                 }
 
                 path = strdup(tok.data);
                 if (!path) {
-                        r = -ENOMEM;
-                        break;
+                        return -ENOMEM;
                 }
                 r = table_add_entry(t, path, shown_file, line, &entry);
                 if (r < 0) {
                         free(path);
-                        break;
+                        return r;
                 }
                 ctx.line = line;
                 ctx.path = entry->path;
@@ -512,8 +513,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         token_line = lx.line;
                         res = lex_token(&lx, EXPORT_CLIENT_MAX, &tok);
                         if (buf_status(&tok) < 0) {
-                                r = -ENOMEM;
-                                break;
+                                return -ENOMEM;
                         }
                         if (res == TOKEN_NONE) {
                                 if (entry->n_clients == 0)
@@ -528,8 +528,7 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         if (res != TOKEN_OK) {
                                 _cleanup_free_ char *shown = escape_for_comment(entry->path);
                                 if (!shown) {
-                                        r = -ENOMEM;
-                                        break;
+                                        return -ENOMEM;
                                 }
                                 /* where the token starts: an open quote may
                                  * run to the end of the file */
@@ -549,18 +548,17 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                 ctx.host = "";
                                 r = parse_options(tok.data + 1, &defaults, &ctx);
                                 if (r < 0)
-                                        break;
+                                        return r;
                                 continue;
                         }
                         r = parse_client(entry, &client_cap, tok.data, &defaults, &ctx);
                         if (r < 0)
-                                break;
+                                return r;
                 }
                 if (r < 0)
-                        break;
+                        return r;
         }
 
-        buf_free(&tok);
         return r;
 }
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <libmount.h>
 #include <stdlib.h>
@@ -62,17 +63,26 @@ static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, si
         return 0;
 }
 
-static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, struct diag_list *diags) {
+static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, const struct rootfs *root,
+                     struct diag_list *diags) {
         const char *target = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
         const char *source = mnt_fs_get_source(fs);
         const char *options = mnt_fs_get_options(fs);
         struct fstab_mount m = {.line = line};
+        _cleanup_free_ char *canonical = NULL;
         int r;
 
         if (!target || target[0] != '/')
                 return 0; /* swap, "none": not a mount point */
 
-        r = path_normalize(target, false, &m.where, NULL);
+        /* the name systemd-fstab-generator gives the mount point: symbolic
+         * links and ".." resolved where the path exists (else as written) */
+        if (root) {
+                r = rootfs_canonical_path(root, target, &canonical);
+                if (r == -ENOMEM)
+                        return r;
+        }
+        r = path_normalize(canonical ? canonical : target, false, &m.where, NULL);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -149,6 +159,11 @@ const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *w
 }
 
 int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags) {
+        return fstab_parse_below(t, f, file, NULL, diags);
+}
+
+int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const struct rootfs *root,
+                      struct diag_list *diags) {
         struct parse_state st = {};
         struct libmnt_table *tb;
         struct libmnt_iter *it = NULL;
@@ -156,6 +171,10 @@ int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_li
         unsigned *lines = NULL;
         size_t n_lines = 0, i = 0;
         int r;
+
+        assert(t);
+        assert(f);
+        assert(file);
 
         t->file = file;
         tb = mnt_new_table();
@@ -189,7 +208,7 @@ int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_li
                 goto finish;
         }
         while (mnt_table_next_fs(tb, it, &fs) == 0) {
-                r = table_add(t, fs, i < n_lines ? lines[i] : 0, diags);
+                r = table_add(t, fs, i < n_lines ? lines[i] : 0, root, diags);
                 if (r < 0)
                         goto finish;
                 i++;
@@ -216,7 +235,7 @@ int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_lis
                                : diag_add(diags, DIAG_ERROR, fstab_file, 0,
                                           "cannot be read: %s; ignoring it", config_file_strerror(errno));
         }
-        return fstab_parse(t, f, fstab_file, diags);
+        return fstab_parse_below(t, f, fstab_file, root, diags);
 }
 
 bool fstab_mount_has_option(const struct fstab_mount *m, const char *name, char **ret_value) {

@@ -35,6 +35,10 @@ struct fstab_table {
 /* Parses an fstab held in `f`. Malformed lines become diagnostics and are
  * skipped; only -ENOMEM (or libmount failing outright) is an error. */
 int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags);
+/* The same, with each mount point resolved below `root` as
+ * systemd-fstab-generator resolves it (rootfs_canonical_path()). */
+int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const struct rootfs *root,
+                      struct diag_list *diags);
 /* /etc/fstab below the root; a missing file is an empty table. */
 int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_list *diags);
 

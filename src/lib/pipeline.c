@@ -10,6 +10,7 @@
 #include "log.h"
 #include "loopback.h"
 #include "pipeline.h"
+#include "unit_state.h"
 #include "unitfile.h"
 
 /* The units that run the kernel NFS server: nfs-server.service, and the
@@ -17,22 +18,14 @@
  * second gets the same ordering, but only where its unit exists, so that a
  * system without it carries no drop-in for a unit it does not have. */
 static const char *const server_units[] = {"nfs-server.service", "nfsv4-server.service"};
-static const char *const unit_dirs[] = {"/etc/systemd/system", "/run/systemd/system",
-                                        "/usr/lib/systemd/system", "/lib/systemd/system"};
 
-static bool unit_exists(const struct rootfs *root, const char *unit) {
-        for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++) {
-                _cleanup_free_ char *path = NULL;
-                int fd;
-                if (asprintf(&path, "%s/%s", unit_dirs[i], unit) < 0)
-                        return false;
-                fd = rootfs_open_file(root, path, O_PATH);
-                if (fd >= 0) {
-                        close(fd);
-                        return true;
-                }
-        }
-        return false;
+/* -ENOMEM, or whether a unit directory below the root has `unit` */
+static int unit_exists(const struct rootfs *root, const char *unit) {
+        _cleanup_free_ char *path = NULL;
+        int r;
+
+        r = unit_file_find(root, unit, &path);
+        return r < 0 ? r : path != NULL;
 }
 
 int server_pipeline_decide(const struct rootfs *root, struct server_pipeline *ret) {
@@ -73,8 +66,13 @@ int server_pipeline_write(const struct server_pipeline *p, const struct rootfs *
         for (size_t i = 0; i < ELEMENTSOF(server_units); i++) {
                 _cleanup_free_ char *dir = NULL;
 
-                if (i > 0 && !unit_exists(root, server_units[i]))
-                        continue;
+                if (i > 0) {
+                        r = unit_exists(root, server_units[i]);
+                        if (r < 0)
+                                return log_oom();
+                        if (r == 0)
+                                continue;
+                }
                 if (asprintf(&dir, "%s/%s.d", normal_dir, server_units[i]) < 0)
                         return log_oom();
                 if (!p->order.anything_exported) {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <dirent.h>
 #include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,10 +46,16 @@ static bool same_inode(int a, int b) {
         return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* Replaces the directory fd held in *dir_fd by `fd`, closing the old one. */
+static void dir_fd_replace(int *dir_fd, int fd) {
+        closep(dir_fd);
+        *dir_fd = fd;
+}
+
 static int chase_in_root(int root_fd, const char *path, int flags) {
         _cleanup_free_ char *todo = strdup(path);
+        _cleanup_close_ int dir_fd = -1;
         unsigned links = 0;
-        int dir_fd, r;
         char *p;
 
         if (!todo)
@@ -58,17 +66,15 @@ static int chase_in_root(int root_fd, const char *path, int flags) {
 
         p = todo;
         for (;;) {
+                _cleanup_close_ int fd = -1;
                 char *name, *next;
                 struct stat st;
-                int fd;
 
                 while (*p == '/')
                         p++;
                 if (!*p) {
                         fd = openat(dir_fd, ".", flags | O_CLOEXEC);
-                        r = fd < 0 ? -errno : fd;
-                        close(dir_fd);
-                        return r;
+                        return fd < 0 ? -errno : TAKE_FD(fd);
                 }
                 name = p;
                 next = strchrnul(p, '/');
@@ -81,39 +87,28 @@ static int chase_in_root(int root_fd, const char *path, int flags) {
                         if (!same_inode(dir_fd, root_fd)) {
                                 fd = openat(dir_fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
                                 if (fd < 0)
-                                        goto fail_errno;
-                                close(dir_fd);
-                                dir_fd = fd;
+                                        return -errno;
+                                dir_fd_replace(&dir_fd, TAKE_FD(fd));
                         }
                         continue;
                 }
 
                 fd = openat(dir_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                if (fd < 0)
-                        goto fail_errno;
-                if (fstat(fd, &st) < 0) {
-                        close(fd);
-                        goto fail_errno;
-                }
+                if (fd < 0 || fstat(fd, &st) < 0)
+                        return -errno;
                 if (S_ISLNK(st.st_mode)) {
                         char target[PATH_MAX];
                         _cleanup_free_ char *rest = NULL;
                         ssize_t n = readlinkat(fd, "", target, sizeof(target) - 1);
-                        close(fd);
                         if (n < 0)
-                                goto fail_errno;
+                                return -errno;
                         target[n] = '\0';
-                        if (++links > ROOTFS_LINKS_MAX) {
-                                close(dir_fd);
+                        if (++links > ROOTFS_LINKS_MAX)
                                 return -ELOOP;
-                        }
-                        if (asprintf(&rest, "%s/%s", target, p) < 0) {
-                                close(dir_fd);
+                        if (asprintf(&rest, "%s/%s", target, p) < 0)
                                 return -ENOMEM;
-                        }
                         if (target[0] == '/') {
-                                close(dir_fd);
-                                dir_fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+                                dir_fd_replace(&dir_fd, fcntl(root_fd, F_DUPFD_CLOEXEC, 3));
                                 if (dir_fd < 0)
                                         return -errno;
                         }
@@ -124,20 +119,12 @@ static int chase_in_root(int root_fd, const char *path, int flags) {
                 }
                 if (!*p) {
                         /* the last component: open it for real */
-                        close(fd);
+                        closep(&fd);
                         fd = openat(dir_fd, name, flags | O_NOFOLLOW | O_CLOEXEC);
-                        r = fd < 0 ? -errno : fd;
-                        close(dir_fd);
-                        return r;
+                        return fd < 0 ? -errno : TAKE_FD(fd);
                 }
-                close(dir_fd);
-                dir_fd = fd;
+                dir_fd_replace(&dir_fd, TAKE_FD(fd));
         }
-
-fail_errno:
-        r = -errno;
-        close(dir_fd);
-        return r;
 }
 
 int rootfs_open_file(const struct rootfs *r, const char *path, int flags) {
@@ -224,28 +211,26 @@ FILE *rootfs_fopen(const struct rootfs *r, const char *path) {
 int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_t *ret_size,
                      struct stat *ret_stat) {
         struct stat st;
-        int fd = rootfs_open_config(r, path, &st);
-        char *data = NULL;
+        _cleanup_close_ int fd = rootfs_open_config(r, path, &st);
+        _cleanup_free_ char *data = NULL;
         size_t size = 0, cap = 0;
-        int e;
+
+        assert(path);
+        assert(ret);
 
         if (fd < 0)
                 return fd;
         /* st_size is a hint only: files in /proc or being rewritten differ */
         cap = (size_t) st.st_size + 1 < 4096 ? 4096 : (size_t) st.st_size + 1;
         data = malloc(cap);
-        if (!data) {
-                e = -ENOMEM;
-                goto fail;
-        }
+        if (!data)
+                return -ENOMEM;
         for (;;) {
                 ssize_t n;
                 if (size + 1 >= cap) {
                         char *p = realloc(data, cap * 2);
-                        if (!p) {
-                                e = -ENOMEM;
-                                goto fail;
-                        }
+                        if (!p)
+                                return -ENOMEM;
                         data = p;
                         cap *= 2;
                 }
@@ -253,30 +238,22 @@ int rootfs_read_file(const struct rootfs *r, const char *path, char **ret, size_
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
-                        e = -errno;
-                        goto fail;
+                        return -errno;
                 }
                 if (n == 0)
                         break;
                 size += (size_t) n;
                 /* a file that grows while we read it is held to the limit too */
-                if (size > CONFIG_FILE_SIZE_MAX) {
-                        e = -EFBIG;
-                        goto fail;
-                }
+                if (size > CONFIG_FILE_SIZE_MAX)
+                        return -EFBIG;
         }
-        close(fd);
         data[size] = '\0';
-        *ret = data;
+        *ret = TAKE_PTR(data);
         if (ret_size)
                 *ret_size = size;
         if (ret_stat)
                 *ret_stat = st;
         return 0;
-fail:
-        free(data);
-        close(fd);
-        return e;
 }
 
 static int compare_version(const void *a, const void *b) {
@@ -318,7 +295,7 @@ int rootfs_list_dir(const struct rootfs *r, const char *dir, const char *suffix,
                 /* follow links (within the root) to see what they are */
                 if (de->d_type != DT_REG) {
                         _cleanup_free_ char *full = NULL;
-                        int ffd;
+                        _cleanup_close_ int ffd = -1;
                         if (asprintf(&full, "%s/%s", dir, de->d_name) < 0) {
                                 full = NULL;
                                 e = -ENOMEM;
@@ -327,9 +304,7 @@ int rootfs_list_dir(const struct rootfs *r, const char *dir, const char *suffix,
                         ffd = rootfs_open_file(r, full, O_PATH);
                         if (ffd < 0)
                                 continue;
-                        e = fstat(ffd, &st);
-                        close(ffd);
-                        if (e < 0 || !S_ISREG(st.st_mode))
+                        if (fstat(ffd, &st) < 0 || !S_ISREG(st.st_mode))
                                 continue;
                 }
                 if (array_reserve(&names, &cap, n + 1, sizeof(*names)) < 0) {
@@ -356,4 +331,120 @@ fail:
         strv_free(names, n);
         closedir(d);
         return e;
+}
+
+/* Where an open fd is, as the kernel names it (outside the root too). */
+static int fd_path(int fd, char **ret) {
+        char proc[64], target[PATH_MAX];
+        ssize_t n;
+
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+        n = readlink(proc, target, sizeof(target));
+        if (n < 0)
+                return -errno;
+        if ((size_t) n >= sizeof(target))
+                return -ENAMETOOLONG;
+        *ret = strndup(target, (size_t) n);
+        return *ret ? 0 : -ENOMEM;
+}
+
+/* A path longer than this many components is taken as written: resolving
+ * it costs one open per component tried, and no real mount point is near. */
+#define CANONICAL_COMPONENTS_MAX 64
+
+int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret) {
+        _cleanup_free_ char *simple = NULL, *root_path = NULL, *found = NULL;
+        const char *rest, *inside;
+        _cleanup_close_ int fd = -1;
+        size_t n_components = 0, len;
+        int k;
+
+        assert(r);
+        assert(path);
+        assert(ret);
+
+        if (path[0] != '/')
+                return -EINVAL;
+        /* systemd's path_simplify(): no ".", no empty components, no
+         * trailing slash; ".." stays for the resolution below */
+        simple = malloc(strlen(path) + 2);
+        if (!simple)
+                return -ENOMEM;
+        len = 0;
+        for (const char *p = path; *p;) {
+                size_t n;
+                p += strspn(p, "/");
+                n = strcspn(p, "/");
+                if (n == 0)
+                        break;
+                if (!(n == 1 && p[0] == '.')) {
+                        simple[len++] = '/';
+                        memcpy(simple + len, p, n);
+                        len += n;
+                        n_components++;
+                }
+                p += n;
+        }
+        if (len == 0)
+                simple[len++] = '/';
+        simple[len] = '\0';
+        if (n_components > CANONICAL_COMPONENTS_MAX)
+                return -E2BIG;
+
+        /* the longest prefix that exists: usually the whole path, or all
+         * but the last component (the mount point not made yet) */
+        for (size_t end = len;;) {
+                char saved = simple[end];
+                simple[end] = '\0';
+                fd = rootfs_open_file(r, end == 0 ? "/" : simple, O_PATH);
+                simple[end] = saved;
+                if (fd >= 0) {
+                        rest = simple + end;
+                        break;
+                }
+                if (fd != -ENOENT && fd != -ENOTDIR)
+                        return fd;
+                if (end == 0)
+                        return -ENOENT;
+                while (end > 0 && simple[end - 1] != '/')
+                        end--;
+                end = end > 0 ? end - 1 : 0;
+        }
+        /* a ".." below a directory that does not exist has nothing to go up
+         * from: systemd gives up on such a path too */
+        for (const char *p = rest; *p;) {
+                size_t n;
+                p += strspn(p, "/");
+                n = strcspn(p, "/");
+                if (n == 2 && p[0] == '.' && p[1] == '.')
+                        return -ENOENT;
+                p += n;
+        }
+
+        k = fd_path(fd, &found);
+        if (k < 0)
+                return k;
+        if (r->is_host)
+                inside = found;
+        else {
+                size_t n;
+                k = fd_path(r->fd, &root_path);
+                if (k < 0)
+                        return k;
+                n = strcmp(root_path, "/") == 0 ? 0 : strlen(root_path);
+                /* the kernel resolved inside the root, so this holds; if not,
+                 * take the path as written rather than guess */
+                if (strncmp(found, root_path, n) != 0 || (found[n] != '/' && found[n] != '\0'))
+                        return -EXDEV;
+                inside = found + n;
+        }
+        if (asprintf(ret, "%s%s", strcmp(inside, "/") == 0 || *inside == '\0' ? "" : inside, rest) < 0)
+                return -ENOMEM;
+        if (**ret == '\0') {
+                free(*ret);
+                *ret = strdup("/");
+                if (!*ret)
+                        return -ENOMEM;
+        }
+        return 0;
 }

@@ -47,3 +47,12 @@ FILE *rootfs_fopen(const struct rootfs *r, const char *path);
  * the directory does not exist). */
 int rootfs_list_dir(const struct rootfs *r, const char *dir, const char *suffix, char ***ret_names);
 void strv_free(char **names, size_t n);
+
+/* The mount point `path` (absolute) as systemd-fstab-generator names it:
+ * "." and repeated slashes dropped, and the longest prefix that exists
+ * resolved inside the root, symbolic links and ".." included (systemd's
+ * chase() with CHASE_NONEXISTENT); the components that do not exist are
+ * kept as they are. -ENOENT when one of those is "..", -ENOMEM, or another
+ * -errno when the prefix cannot be resolved: the caller then uses the path
+ * as written, as systemd does. */
+int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,18 +7,12 @@
 #include <string.h>
 
 #include "escape.h"
+#include "exported.h"
 #include "loopback.h"
 #include "array.h"
 #include "server_order.h"
 #include "strmap.h"
 #include "strutil.h"
-
-/* One distinct exported path and what its export lines say about it. */
-struct exported_path {
-        char *path;
-        const struct export_entry *first; /* first line that exports it */
-        bool every_client_mountpoint;
-};
 
 static int item_append(struct server_order *o, struct order_item *proto, const char *path, const char *unit);
 
@@ -65,9 +60,11 @@ oom:
 
 /* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
  * after each fstab mount on its way instead. Mounts from elsewhere (hand
- * written .mount units) cannot be named for it; the reason says so. */
-static int add_fallback(struct server_order *o, const struct fstab_table *fstab, const char *path,
-                        const struct export_entry *src, const char *fstab_file) {
+ * written .mount units) cannot be named for it; the reason says so. A mount
+ * unit already required for an earlier path (`after_units`, unit → item
+ * item) is written once: a second Requires=/After= adds nothing. */
+static int add_fallback(struct server_order *o, const struct fstab_table *fstab, struct strmap *after_units,
+                        const char *path, const struct export_entry *src, const char *fstab_file) {
         _cleanup_free_ char *p = strdup(path);
         int r;
 
@@ -75,29 +72,44 @@ static int add_fallback(struct server_order *o, const struct fstab_table *fstab,
                 return -ENOMEM;
         do {
                 const struct fstab_mount *m = fstab_owner(fstab, p);
-                if (m) {
-                        _cleanup_free_ char *unit = NULL;
-                        r = unit_name_from_path(m->where, "mount", &unit);
-                        if (r == -ENOMEM)
+                _cleanup_free_ char *unit = NULL;
+
+                if (!m)
+                        continue;
+                r = unit_name_from_path(m->where, "mount", &unit);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        continue;
+                if (strmap_get(after_units, unit)) {
+                        r = add_item(o, ORDER_SKIPPED, path, NULL, src->file, src->line,
+                                     strprintf("exported path has bytes systemd cannot read in "
+                                               "RequiresMountsFor= (newline or invalid UTF-8); the fstab "
+                                               "mount it lies on (%s:%u) is already required for an "
+                                               "earlier path",
+                                               fstab_file, m->line));
+                        if (r < 0)
                                 return r;
-                        if (r >= 0) {
-                                r = add_item(
-                                        o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
-                                        strprintf("exported path has bytes systemd cannot read in "
-                                                  "RequiresMountsFor= (newline or invalid UTF-8); ordered "
-                                                  "after the fstab mount it lies on (%s:%u) instead",
-                                                  fstab_file, m->line));
-                                if (r < 0)
-                                        return r;
-                        }
+                        continue;
                 }
+                r = add_item(o, ORDER_AFTER_MOUNT_UNIT, path, unit, src->file, src->line,
+                             strprintf("exported path has bytes systemd cannot read in "
+                                       "RequiresMountsFor= (newline or invalid UTF-8); ordered "
+                                       "after the fstab mount it lies on (%s:%u) instead",
+                                       fstab_file, m->line));
+                if (r < 0)
+                        return r;
+                /* the key is the item's own copy of the name, which stays put */
+                r = strmap_put(after_units, o->items[o->n - 1].unit, o->items[o->n - 1].unit, NULL);
+                if (r < 0)
+                        return r;
         } while (path_cut_last(p));
         return 0;
 }
 
 static int decide_export(struct server_order *o, const struct fstab_table *fstab, struct strmap *reexported,
-                         struct strmap *loopback, const char *hostname, const struct exported_path *ep,
-                         const char *fstab_file) {
+                         struct strmap *loopback, struct strmap *after_units, const char *hostname,
+                         const struct exported_path *ep, const char *fstab_file) {
         const struct export_entry *src = ep->first;
         const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL, *from_here = NULL;
         _cleanup_free_ char *p = strdup(ep->path);
@@ -148,7 +160,8 @@ static int decide_export(struct server_order *o, const struct fstab_table *fstab
                                   where, fstab_file, from_here->line));
                 if (r >= 0) {
                         o->items[o->n - 1].loopback = true;
-                        o->items[o->n - 1].export_line = src;
+                        o->items[o->n - 1].export_line = ep->first_no_mp ? ep->first_no_mp : src;
+                        o->items[o->n - 1].export_waits_for_mount = exported_path_waits_for_mount(ep);
                 }
                 return r;
         }
@@ -158,13 +171,13 @@ static int decide_export(struct server_order *o, const struct fstab_table *fstab
                                 strprintf("not ordered: lies at or below the noauto mount %s (%s:%u), "
                                           "which boot does not mount; requiring it would mount it",
                                           noauto->where, fstab_file, noauto->line));
-        if (ep->every_client_mountpoint)
+        if (exported_path_waits_for_mount(ep))
                 return add_item_fixed(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                                       "not ordered: every client has the mp/mountpoint option, so exportfs "
                                       "serves it only once it is mounted");
 
         if (!unit_value_path_representable(ep->path))
-                return add_fallback(o, fstab, ep->path, src, fstab_file);
+                return add_fallback(o, fstab, after_units, ep->path, src, fstab_file);
 
         return add_item_fixed(
                 o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
@@ -225,6 +238,7 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                 if (r >= 0) {
                         o->items[o->n - 1].loopback = true;
                         o->items[o->n - 1].export_line = here->first;
+                        o->items[o->n - 1].export_waits_for_mount = exported_path_waits_for_mount(here);
                 }
                 return r;
         }
@@ -236,76 +250,26 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
 int server_order_decide(const struct export_table *exports, const struct fstab_table *fstab,
                         const char *export_root, const char *hostname, struct server_order *ret,
                         struct diag_list *diags) {
-        struct server_order o = {};
-        struct strmap by_path = {}, reexported = {}, loopback = {};
-        struct exported_path *paths = NULL;
-        size_t n_paths = 0;
+        _cleanup_(server_order_free) struct server_order o = {};
+        _cleanup_(exported_paths_free) struct exported_paths exported = {};
+        _cleanup_(strmap_free) struct strmap reexported = {}, loopback = {}, after_units = {};
         const char *fstab_file = fstab->file ? fstab->file : "/etc/fstab";
-        int r = 0;
+        int r;
 
-        paths = calloc(exports->n ? exports->n : 1, sizeof(*paths));
-        if (!paths) {
-                r = -ENOMEM;
-                goto finish;
-        }
-        for (size_t i = 0; i < exports->n; i++) {
-                const struct export_entry *e = &exports->entries[i];
-                struct exported_path *existing;
-                char *target;
-                bool dotdot;
+        assert(exports);
+        assert(fstab);
+        assert(ret);
 
-                r = export_path_served(export_root, e->path, &target, &dotdot);
-                if (r == -ENOMEM)
-                        goto finish;
-                if (r < 0) {
-                        _cleanup_free_ char *shown = escape_for_comment(e->path);
-                        r = shown ? diag_add(diags, DIAG_ERROR, e->file, e->line,
-                                             "export path %s is too long or has a component over 255 bytes; "
-                                             "not ordered",
-                                             shown)
-                                  : -ENOMEM;
-                        if (r < 0)
-                                goto finish;
-                        continue;
-                }
-                if (dotdot) {
-                        _cleanup_free_ char *shown = escape_for_comment(e->path);
-                        _cleanup_free_ char *resolved = escape_for_comment(target);
-                        r = shown && resolved ? diag_add(diags, DIAG_WARNING, e->file, e->line,
-                                                         "export path %s has \"..\"; ordering after %s",
-                                                         shown, resolved)
-                                              : -ENOMEM;
-                        if (r < 0) {
-                                free(target);
-                                goto finish;
-                        }
-                }
+        r = exported_paths_build(exports, export_root, &exported, diags);
+        if (r < 0)
+                return r;
+        o.anything_exported = exported.n > 0;
 
-                paths[n_paths] = (struct exported_path){
-                        .path = target,
-                        .first = e,
-                        .every_client_mountpoint = export_entry_every_client_mountpoint(e),
-                };
-                r = strmap_put(&by_path, target, &paths[n_paths], (void **) &existing);
-                if (r < 0) {
-                        free(target);
-                        goto finish;
-                }
-                if (r == 0) {
-                        /* one more line for a path we know: it is optional only
-                         * if every client of every line is */
-                        existing->every_client_mountpoint &= export_entry_every_client_mountpoint(e);
-                        free(target);
-                        continue;
-                }
-                n_paths++;
-        }
-        o.anything_exported = n_paths > 0;
-
-        for (size_t i = 0; i < n_paths; i++) {
-                r = decide_export(&o, fstab, &reexported, &loopback, hostname, &paths[i], fstab_file);
+        for (size_t i = 0; i < exported.n; i++) {
+                r = decide_export(&o, fstab, &reexported, &loopback, &after_units, hostname,
+                                  &exported.paths[i], fstab_file);
                 if (r < 0)
-                        goto finish;
+                        return r;
         }
 
         for (size_t i = 0; i < fstab->n; i++) {
@@ -315,22 +279,11 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                         continue;
                 r = decide_nfs_mount(&o, &reexported, &loopback, m, fstab_file, diags);
                 if (r < 0)
-                        goto finish;
+                        return r;
         }
-        r = 0;
-
-finish:
-        for (size_t i = 0; i < n_paths; i++)
-                free(paths[i].path);
-        free(paths);
-        strmap_free(&by_path);
-        strmap_free(&reexported);
-        strmap_free(&loopback);
-        if (r < 0)
-                server_order_free(&o);
-        else
-                *ret = o;
-        return r;
+        *ret = o;
+        o = (struct server_order){};
+        return 0;
 }
 
 static int render_comment(struct buf *out, const char *file, unsigned line, const char *text) {

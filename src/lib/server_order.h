@@ -42,7 +42,11 @@ struct order_item {
         char *reason_owned;                     /* reason, when it was made for this item */
         bool reexport;                          /* an NFS mount left without Before=: always commented */
         bool loopback;                          /* a loopback re-export: the path, or the mount holding it */
-        const struct export_entry *export_line; /* for `loopback`: the export concerned */
+        const struct export_entry *export_line; /* for `loopback`: the export concerned; on a
+                                                 * skipped path, the first line with a client
+                                                 * without mp, if there is one */
+        bool export_waits_for_mount;            /* for `loopback`: every client of every line
+                                                 * exporting the path has mp */
 };
 
 struct server_order {

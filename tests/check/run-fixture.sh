@@ -10,14 +10,7 @@
 # finding, never copied from the program's output.
 set -u
 check=$1 dir=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-        echo "FAIL: $*"
-        failures=$((failures + 1))
-}
+. "$(dirname "$0")/test-lib.sh"
 
 expected_status=$(cat "$dir/exit")
 
@@ -55,6 +48,16 @@ while read -r id; do
                 fi
         done
 done <"$dir/id"
+
+# a fixture is named after the finding it tests: its id, or its id and a
+# variant ("-" fixtures test no one finding)
+name=$(basename "$dir")
+named=false
+while read -r id; do
+        [ "$id" = "-" ] && named=true
+        case "$name" in "$id" | "$id"-*) named=true ;; esac
+done <"$dir/id"
+$named || fail "fixture $name is not named after a finding it tests ($(tr '\n' ' ' <"$dir/id"))"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "ok: $(basename "$dir")"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "unit_state.h"
 
 const char *const unit_dirs[4] = {
@@ -55,15 +57,9 @@ static char *path_join(const char *dir, const char *name) {
 static int keep_string(struct unit_links *l, char *s) {
         if (!s)
                 return -ENOMEM;
-        if (l->n_strings == l->cap_strings) {
-                size_t cap = l->cap_strings ? l->cap_strings * 2 : 32;
-                char **p = reallocarray(l->strings, cap, sizeof(*p));
-                if (!p) {
-                        free(s);
-                        return -ENOMEM;
-                }
-                l->strings = p;
-                l->cap_strings = cap;
+        if (array_reserve(&l->strings, &l->cap_strings, l->n_strings + 1, sizeof(*l->strings)) < 0) {
+                free(s);
+                return -ENOMEM;
         }
         l->strings[l->n_strings++] = s;
         return 0;
@@ -211,6 +207,10 @@ int unit_mask_find(const struct rootfs *root, const char *unit, char **ret_path)
 }
 
 int unit_file_find(const struct rootfs *root, const char *unit, char **ret_path) {
+        assert(root);
+        assert(unit);
+        assert(ret_path);
+
         for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++) {
                 _cleanup_free_ char *path = path_join(unit_dirs[i], unit);
                 int fd;

@@ -4,9 +4,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lib/macro.h"
-#include "lib/rootfs.h"
-#include "lib/strmap.h"
+#include "macro.h"
+#include "rootfs.h"
+#include "strmap.h"
 
 /* Enable and mask state of units, read from the unit directories the way
  * systemctl is-enabled would find it, without systemd running: a unit is

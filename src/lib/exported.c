@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "escape.h"
+#include "exported.h"
+#include "macro.h"
+#include "strmap.h"
+
+/* A line's path that the server cannot serve, or serves under another name:
+ * said once, here, for every program. */
+static int report_path(struct diag_list *diags, const struct export_entry *e, const char *target) {
+        _cleanup_free_ char *shown = escape_for_comment(e->path);
+        _cleanup_free_ char *resolved = NULL;
+
+        if (!shown)
+                return -ENOMEM;
+        if (!target)
+                return diag_add(diags, DIAG_ERROR, e->file, e->line,
+                                "export path %s is too long or has a component over 255 bytes; not ordered",
+                                shown);
+        resolved = escape_for_comment(target);
+        if (!resolved)
+                return -ENOMEM;
+        return diag_add(diags, DIAG_WARNING, e->file, e->line,
+                        "export path %s has \"..\"; ordering after %s", shown, resolved);
+}
+
+int exported_paths_build(const struct export_table *exports, const char *export_root,
+                         struct exported_paths *ret, struct diag_list *diags) {
+        _cleanup_(exported_paths_free) struct exported_paths s = {};
+        _cleanup_(strmap_free) struct strmap by_path = {};
+        int r;
+
+        assert(exports);
+        assert(ret);
+
+        /* at most one path per line: no reallocation, so the map's values
+         * (pointers into `paths`) stay valid */
+        s.paths = calloc(exports->n ? exports->n : 1, sizeof(*s.paths));
+        s.of_entry = calloc(exports->n ? exports->n : 1, sizeof(*s.of_entry));
+        if (!s.paths || !s.of_entry)
+                return -ENOMEM;
+        s.n_entries = exports->n;
+
+        for (size_t i = 0; i < exports->n; i++) {
+                const struct export_entry *e = &exports->entries[i];
+                _cleanup_free_ char *target = NULL;
+                struct exported_path *ep;
+                bool dotdot;
+
+                r = export_path_served(export_root, e->path, &target, &dotdot);
+                if (r == -ENOMEM)
+                        return r;
+                if ((r < 0 || dotdot) && diags) {
+                        int k = report_path(diags, e, r < 0 ? NULL : target);
+                        if (k < 0)
+                                return k;
+                }
+                if (r < 0)
+                        continue;
+
+                ep = strmap_get(&by_path, target);
+                if (!ep) {
+                        ep = &s.paths[s.n++];
+                        *ep = (struct exported_path){.path = TAKE_PTR(target), .first = e};
+                        r = strmap_put(&by_path, ep->path, ep, NULL);
+                        if (r < 0)
+                                return r;
+                }
+                /* the path waits for its mount only if every client of every
+                 * line does */
+                if (!ep->first_no_mp && !export_entry_every_client_mountpoint(e))
+                        ep->first_no_mp = e;
+                s.of_entry[i] = ep;
+        }
+        *ret = s;
+        s = (struct exported_paths){};
+        return 0;
+}
+
+void exported_paths_free(struct exported_paths *s) {
+        for (size_t i = 0; i < s->n; i++)
+                free(s->paths[i].path);
+        free(s->paths);
+        free(s->of_entry);
+        *s = (struct exported_paths){};
+}
