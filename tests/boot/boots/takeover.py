@@ -70,7 +70,7 @@ case $phase in
 	cap p2.hashes-after sh -c "$stock_hashes"
 	# Every path the package had that is still there and no directory: only the stock
 	# files that were diverted and came back may remain.
-	cap p2.left sh -c 'while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done </var/lib/boot-suite/ours.list'
+	cap p2.left sh -c 'while read -r f; do [ -e "$f" ] && [ ! -d "$f" ] && echo "$f"; done </var/lib/boot-suite/ours.list; true'
 	;;
 esac
 umount /mnt/t
