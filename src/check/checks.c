@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "checks.h"
+#include "client_checks.h"
 #include "lib/escape.h"
 #include "lib/exported.h"
 #include "lib/loopback.h"
@@ -691,6 +692,8 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 r = check_gssd(&c);
         if (r >= 0)
                 r = check_nothing_exported(&c);
+        if (r >= 0)
+                r = client_checks_run(in, findings);
 
         nfsv3_cause_done(&v3);
         return r < 0 ? r : 0;

@@ -40,6 +40,11 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
                         r = unit_file_find(root, check_unit_names[u], &s.unit_files[u]);
                 in->units[u].installed_at = s.unit_files[u];
         }
+        for (size_t u = 0; u < _NETWORK_UNIT_MAX && r >= 0; u++) {
+                in->network_units[u].enabled_by = unit_links_enabled_by(&s.links, network_unit_names[u]);
+                r = unit_mask_find(root, network_unit_names[u], &s.network_masks[u]);
+                in->network_units[u].masked_at = s.network_masks[u];
+        }
         if (r >= 0) {
                 /* rpc.gssd's keytab-file=, else the Kerberos default */
                 keytab = nfsconf_get(&in->conf, "gssd", "keytab-file");
@@ -72,6 +77,8 @@ void check_system_free(struct check_system *s) {
                 free(s->masks[u]);
                 free(s->unit_files[u]);
         }
+        for (size_t u = 0; u < _NETWORK_UNIT_MAX; u++)
+                free(s->network_masks[u]);
         free(s->hostname);
         free(s->keytab);
         free(s->export_root);
