@@ -52,6 +52,8 @@ struct check_input {
         /* what each reader had to say, kept apart so that each finding
          * knows which file format it is about */
         struct diag_list nfsconf_diags, exports_diags, fstab_diags;
+        /* the .mount units, whose mounts are in `fstab` too (client_checks.c reports these) */
+        struct diag_list mount_unit_diags;
         struct unit_info units[_UNIT_MAX];
         struct unit_info network_units[_NETWORK_UNIT_MAX];
         const char *hostname; /* from /etc/hostname, or NULL */

@@ -328,13 +328,37 @@ static int check_wait_online(struct client_context *c) {
                         : strprintf("systemctl enable %s", network_unit_names[wait_online]));
 }
 
+/* What the reader of .mount units said (lib/mount_units.c, and which of a
+ * unit and an fstab line wins): the same words as nfs-server-generator. */
+static int check_mount_unit_diags(struct client_context *c) {
+        const struct diag_list *d = &c->in->mount_unit_diags;
+
+        for (size_t i = 0; i < d->n; i++) {
+                const struct diag *g = &d->items[i];
+                int r = finding_add(
+                        c->findings, g->severity, "mount-unit-malformed", g->file, g->line, NULL,
+                        strdup(g->message),
+                        g->line > 0
+                                ? strprintf(
+                                          "correct or remove line %u of %s (see systemd.mount(5)), then run "
+                                          "systemctl daemon-reload",
+                                          g->line, g->file)
+                                : strprintf("correct %s (see systemd.mount(5)) or remove it, then run "
+                                            "systemctl daemon-reload",
+                                            g->file));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 int client_checks_run(const struct check_input *in, struct finding_list *findings) {
         struct client_context c = {
                 .in = in,
                 .findings = findings,
                 .fstab_file = in->fstab.file ? in->fstab.file : "/etc/fstab",
         };
-        int r = 0;
+        int r = check_mount_unit_diags(&c);
 
         for (size_t i = 0; i < in->fstab.n && r >= 0; i++) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];

@@ -242,6 +242,15 @@ int fstab_add_mount_units(struct fstab_table *t, const struct mount_unit_list *u
         return 0;
 }
 
+bool fstab_declares_file(const struct fstab_table *t, const char *file) {
+        if (strcmp(file, t->file ? t->file : "/etc/fstab") == 0)
+                return true;
+        for (size_t i = 0; i < t->n; i++)
+                if (t->mounts[i].unit_file && strcmp(t->mounts[i].unit_file, file) == 0)
+                        return true;
+        return false;
+}
+
 const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *where) {
         return strmap_get(&t->owners, where);
 }

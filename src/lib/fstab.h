@@ -58,6 +58,10 @@ int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_lis
 int fstab_add_mount_units(struct fstab_table *t, const struct mount_unit_list *units,
                           struct diag_list *diags);
 
+/* Whether `file` is the table's fstab or the unit file of one of its mounts:
+ * a diagnostic about a mount, not about the exports. */
+bool fstab_declares_file(const struct fstab_table *t, const char *file);
+
 /* Where a mount is declared, for messages: the fstab or its unit file. */
 static inline const char *fstab_mount_file(const struct fstab_table *t, const struct fstab_mount *m) {
         return m->unit_file ? m->unit_file : t->file ? t->file : "/etc/fstab";
