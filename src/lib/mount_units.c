@@ -168,32 +168,36 @@ int mount_unit_parse(const char *name, const char *path, const char *text, size_
 
         if (!section)
                 return -ENOMEM;
-        if (memchr(text, '\0', size))
-                return refuse(diags, path, 0, "the file holds a NUL byte");
         u.name = strdup(name);
         u.path = strdup(path);
         if (!u.name || !u.path)
                 goto oom;
 
         while (p < end) {
-                const char *nl = memchr(p, '\n', (size_t) (end - p));
-                const char *stop = nl ? nl : end;
-                _cleanup_free_ char *line = strndup(p, (size_t) (stop - p));
+                /* systemd ends a line at a NUL byte too (systemd 252:
+                 * "Description=x\0y" is two lines) */
+                const char *stop = p;
+                _cleanup_free_ char *line = NULL;
                 char *s, *e;
 
+                while (stop < end && *stop != '\n' && *stop != '\0')
+                        stop++;
+                line = strndup(p, (size_t) (stop - p));
                 if (!line)
                         goto oom;
                 lineno++;
-                p = nl ? nl + 1 : end;
+                p = stop < end ? stop + 1 : end;
                 s = line;
                 e = line + strlen(line);
                 strip(&s, &e);
                 *e = '\0';
-                /* a comment ends a continuation, as in systemd's parser */
-                if (!joined && (*s == '#' || *s == ';' || *s == '\0'))
+                /* comments are skipped even inside a continuation */
+                if (*s == '#' || *s == ';' || (!joined && *s == '\0'))
                         continue;
                 if (joined) {
-                        char *more = strprintf("%s %s", joined, s);
+                        /* the backslash becomes a blank; the next line's
+                         * leading blanks stay, as in systemd */
+                        char *more = strprintf("%s %s", joined, line);
                         if (!more)
                                 goto oom;
                         free(joined);
@@ -209,20 +213,20 @@ int mount_unit_parse(const char *name, const char *path, const char *text, size_
                         continue;
                 }
                 s = joined;
-                if (!utf8_is_valid_systemd(s)) {
-                        r = diag_add(diags, DIAG_WARNING, path, joined_line,
-                                     "line is not valid UTF-8; systemd ignores it, so do we");
-                } else if (*s == '[') {
-                        size_t n = strlen(s);
-                        if (n < 2 || s[n - 1] != ']')
-                                r = diag_add(diags, DIAG_WARNING, path, joined_line,
-                                             "malformed section header; systemd ignores this line");
-                        else {
-                                free(section);
-                                section = strndup(s + 1, n - 2);
-                                if (!section)
-                                        goto oom;
-                        }
+                /* both make systemd refuse the whole unit (systemd 252: "String
+                 * is not UTF-8 clean", "Invalid section header": the unit
+                 * fails to load) */
+                if (!utf8_is_valid_systemd(s) || (*s == '[' && (strlen(s) < 2 || s[strlen(s) - 1] != ']'))) {
+                        const char *why = utf8_is_valid_systemd(s) ? "malformed section header"
+                                                                   : "line is not valid UTF-8";
+                        mount_unit_done(&u);
+                        return refuse(diags, path, joined_line, why);
+                }
+                if (*s == '[') {
+                        free(section);
+                        section = strndup(s + 1, strlen(s) - 2);
+                        if (!section)
+                                goto oom;
                 } else {
                         char *eq = strchr(s, '='), *ke, *vs, *ve;
                         if (!eq)
