@@ -193,10 +193,12 @@ static int report_shadowed(const struct fstab_table *t, const struct fstab_mount
         if (!where)
                 return -ENOMEM;
         if (owner->unit_file && owner->masked)
-                return diag_add(diags, DIAG_WARNING, fstab_mount_file(t, m), m->line,
-                                "mount point %s is masked by %s (a link to /dev/null): systemd does not "
-                                "mount it, so we ignore this declaration",
-                                where, owner->unit_file);
+                return diag_add(
+                        diags, DIAG_WARNING, fstab_mount_file(t, m), m->line,
+                        "mount point %s is masked by %s (a link to /dev/null, an empty file or a device "
+                        "node): systemd does not "
+                        "mount it, so we ignore this declaration",
+                        where, owner->unit_file);
         if (owner->unit_file)
                 return diag_add(diags, DIAG_WARNING, fstab_mount_file(t, m), m->line,
                                 "mount point %s is also declared by %s, which systemd loads instead of the "

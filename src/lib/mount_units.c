@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -326,12 +327,39 @@ static int list_unit_names(const struct rootfs *root, const char *dir, char ***r
         return 0;
 }
 
+/* Whether systemd takes the unit file at `path` for a mask: a link to
+ * /dev/null, a device node, or an empty file (systemd's null_or_empty();
+ * "systemd-analyze verify" says "Unit e.service is masked." for an empty
+ * one). 1 masked, 0 not (then *ret_text holds the file), -errno when it
+ * cannot be read. */
+static int unit_file_is_masked(const struct rootfs *root, const char *path, char **ret_text,
+                               size_t *ret_size) {
+        _cleanup_free_ char *target = NULL;
+        _cleanup_close_ int fd = -1;
+        struct stat st;
+        int r;
+
+        r = rootfs_readlink(root, path, &target);
+        if (r == -ENOMEM)
+                return r;
+        if (r >= 0 && strcmp(target, "/dev/null") == 0)
+                return 1;
+        fd = rootfs_open_file(root, path, O_PATH);
+        if (fd == -ENOMEM)
+                return fd;
+        if (fd >= 0 && fstat(fd, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+                return 1;
+        r = rootfs_read_file(root, path, ret_text, ret_size, NULL);
+        if (r < 0)
+                return r;
+        return *ret_size == 0;
+}
+
 /* One file that won its name: a mask, a mount unit, or an automount unit
  * (checked, then dropped). */
 static int read_one(const struct rootfs *root, const char *dir, const char *name, bool before_fstab,
                     struct mount_unit_list *l, struct diag_list *diags) {
-        _cleanup_free_ char *path = strprintf("%s/%s", dir, name), *target = NULL, *text = NULL,
-                            *shown = NULL;
+        _cleanup_free_ char *path = strprintf("%s/%s", dir, name), *text = NULL, *shown = NULL;
         struct mount_unit u = {};
         size_t size = 0;
         int r;
@@ -341,10 +369,10 @@ static int read_one(const struct rootfs *root, const char *dir, const char *name
         shown = escape_for_comment(path);
         if (!shown)
                 return -ENOMEM;
-        r = rootfs_readlink(root, path, &target);
+        r = unit_file_is_masked(root, path, &text, &size);
         if (r == -ENOMEM)
                 return r;
-        if (r >= 0 && strcmp(target, "/dev/null") == 0) {
+        if (r > 0) {
                 if (ends_with(name, ".automount"))
                         return 0; /* its .mount may still be started some other way */
                 u = (struct mount_unit){.name = strdup(name), .path = TAKE_PTR(shown), .masked = true};
@@ -354,9 +382,6 @@ static int read_one(const struct rootfs *root, const char *dir, const char *name
                 }
                 goto add;
         }
-        r = rootfs_read_file(root, path, &text, &size, NULL);
-        if (r == -ENOMEM)
-                return r;
         if (r < 0) {
                 r = diag_add(diags, DIAG_WARNING, shown, 0, "cannot be read: %s; ignoring it",
                              config_file_strerror(-r));
