@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "checks.h"
+#include "client_checks.h"
 #include "lib/escape.h"
 #include "lib/exported.h"
 #include "lib/loopback.h"
@@ -152,7 +153,7 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *where = NULL;
 
-                if (m->shadowed || !mount_wants_nfsv3_locking(m))
+                if (m->shadowed || m->unit_file || !mount_wants_nfsv3_locking(m))
                         continue;
                 if (n_causes++ > 0)
                         continue;
@@ -365,18 +366,18 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (m && ep->first_no_mp) {
                 _cleanup_free_ char *where = escape_for_comment(m->where);
                 const struct export_entry *no_mp = ep->first_no_mp;
-                return finding_add(c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file,
-                                   no_mp->line, NULL,
-                                   where ? strprintf("%s lies on the nofail mount %s (%s:%u): "
-                                                     "nfs-server.service requires it, so "
-                                                     "when that disk is missing at boot the whole NFS "
-                                                     "server fails to start",
-                                                     path, where, c->fstab_file, m->line)
-                                         : NULL,
-                                   strprintf("add the mp option to every client of %s on line %u of %s "
-                                             "(e.g. *(ro,mp)), so the "
-                                             "export waits for the disk instead, then run exportfs -ra",
-                                             path, no_mp->line, no_mp->file));
+                return finding_add(
+                        c->findings, DIAG_WARNING, "export-on-nofail-mount", no_mp->file, no_mp->line, NULL,
+                        where ? strprintf("%s lies on the nofail mount %s (%s:%u): "
+                                          "nfs-server.service requires it, so "
+                                          "when that disk is missing at boot the whole NFS "
+                                          "server fails to start",
+                                          path, where, fstab_mount_file(&c->in->fstab, m), m->line)
+                              : NULL,
+                        strprintf("add the mp option to every client of %s on line %u of %s "
+                                  "(e.g. *(ro,mp)), so the "
+                                  "export waits for the disk instead, then run exportfs -ra",
+                                  path, no_mp->line, no_mp->file));
         }
         if (oom)
                 return -ENOMEM;
@@ -424,7 +425,8 @@ static int check_reexport_fsid(struct context *c, const struct export_entry *e, 
                         strprintf("%s re-exports the NFS mount %s (%s:%u) but client \"%s\" has no fsid= "
                                   "option: the kernel refuses to export NFS without one, so exportfs "
                                   "fails for it",
-                                  path, where, c->fstab_file, nfs->line, *host ? host : "*"),
+                                  path, where, fstab_mount_file(&c->in->fstab, nfs), nfs->line,
+                                  *host ? host : "*"),
                         strprintf("add fsid=N, with a number N no other export uses, to the options of "
                                   "every client on line %u of %s, then run exportfs -ra",
                                   e->line, e->file));
@@ -495,7 +497,7 @@ static int check_generator_order(struct context *c) {
                 /* The one diagnostic the generator gives about an fstab line is
                  * its re-export warning; the note below says it with the
                  * ordering chosen. */
-                if (strcmp(g->file, c->fstab_file) == 0)
+                if (fstab_declares_file(&c->in->fstab, g->file))
                         continue;
                 r = finding_add(
                         c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
@@ -561,7 +563,8 @@ static int check_fstab(struct context *c) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *sec = NULL;
 
-                if (!m->nfs || m->shadowed) /* systemd ignores a line that is not the owner */
+                if (!m->nfs || m->shadowed ||
+                    m->unit_file) /* systemd ignores a line that is not the owner */
                         continue;
                 if (!server && !m->noauto && nfs_source_is_loopback(m->what, in->hostname)) {
                         _cleanup_free_ char *what = escape_for_comment(m->what);
@@ -691,6 +694,8 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 r = check_gssd(&c);
         if (r >= 0)
                 r = check_nothing_exported(&c);
+        if (r >= 0)
+                r = client_checks_run(in, findings);
 
         nfsv3_cause_done(&v3);
         return r < 0 ? r : 0;

@@ -24,6 +24,19 @@ enum check_unit {
 
 extern const char *const check_unit_names[_UNIT_MAX];
 
+/* The units that make network-online.target mean something (client_checks.c) */
+enum network_unit {
+        NETWORK_UNIT_NETWORKD,
+        NETWORK_UNIT_NETWORKD_WAIT_ONLINE,
+        NETWORK_UNIT_NETWORK_MANAGER,
+        NETWORK_UNIT_NM_WAIT_ONLINE,
+        NETWORK_UNIT_IFUPDOWN_WAIT_ONLINE,
+        NETWORK_UNIT_NETWORKING, /* Debian's ifupdown */
+        _NETWORK_UNIT_MAX,
+};
+
+extern const char *const network_unit_names[_NETWORK_UNIT_MAX];
+
 struct unit_info {
         const char *installed_at; /* its unit file, or NULL when no unit directory has it */
         const char *enabled_by;   /* the .wants/.requires link that enables it, or NULL */
@@ -39,7 +52,10 @@ struct check_input {
         /* what each reader had to say, kept apart so that each finding
          * knows which file format it is about */
         struct diag_list nfsconf_diags, exports_diags, fstab_diags;
+        /* the .mount units, whose mounts are in `fstab` too (client_checks.c reports these) */
+        struct diag_list mount_unit_diags;
         struct unit_info units[_UNIT_MAX];
+        struct unit_info network_units[_NETWORK_UNIT_MAX];
         const char *hostname; /* from /etc/hostname, or NULL */
         const char *keytab;   /* the keytab rpc.gssd uses */
         bool keytab_present;

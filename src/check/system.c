@@ -15,6 +15,24 @@ static bool regular_file_exists(const struct rootfs *root, const char *path) {
         return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The mounts of .mount units join fstab's, as in nfs-server-generator; what
+ * is said about an fstab line stays with fstab's diagnostics. */
+static int add_mount_units(const struct rootfs *root, struct check_input *in) {
+        _cleanup_(mount_unit_list_free) struct mount_unit_list units = {};
+        _cleanup_(diag_list_free) struct diag_list diags = {};
+        int r;
+
+        r = mount_units_read(root, &units, &in->mount_unit_diags);
+        if (r >= 0)
+                r = fstab_add_mount_units(&in->fstab, &units, &diags);
+        for (size_t i = 0; i < diags.n && r >= 0; i++) {
+                const struct diag *g = &diags.items[i];
+                r = diag_add(strcmp(g->file, in->fstab.file) == 0 ? &in->fstab_diags : &in->mount_unit_diags,
+                             g->severity, g->file, g->line, "%s", g->message);
+        }
+        return r;
+}
+
 int check_system_read(const struct rootfs *root, struct check_system *ret) {
         struct check_system s = {};
         struct check_input *in = &s.in;
@@ -26,6 +44,8 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
                 r = exports_read(&in->exports, root, &in->exports_diags);
         if (r >= 0)
                 r = fstab_read(&in->fstab, root, &in->fstab_diags);
+        if (r >= 0)
+                r = add_mount_units(root, in);
         if (r >= 0)
                 r = nfsconf_get_path(&in->conf, "exports", "rootdir", &in->nfsconf_diags, &s.export_root);
         if (r >= 0)
@@ -39,6 +59,11 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
                 if (r >= 0)
                         r = unit_file_find(root, check_unit_names[u], &s.unit_files[u]);
                 in->units[u].installed_at = s.unit_files[u];
+        }
+        for (size_t u = 0; u < _NETWORK_UNIT_MAX && r >= 0; u++) {
+                in->network_units[u].enabled_by = unit_links_enabled_by(&s.links, network_unit_names[u]);
+                r = unit_mask_find(root, network_unit_names[u], &s.network_masks[u]);
+                in->network_units[u].masked_at = s.network_masks[u];
         }
         if (r >= 0) {
                 /* rpc.gssd's keytab-file=, else the Kerberos default */
@@ -67,11 +92,14 @@ void check_system_free(struct check_system *s) {
         diag_list_free(&s->in.nfsconf_diags);
         diag_list_free(&s->in.exports_diags);
         diag_list_free(&s->in.fstab_diags);
+        diag_list_free(&s->in.mount_unit_diags);
         unit_links_free(&s->links);
         for (size_t u = 0; u < _UNIT_MAX; u++) {
                 free(s->masks[u]);
                 free(s->unit_files[u]);
         }
+        for (size_t u = 0; u < _NETWORK_UNIT_MAX; u++)
+                free(s->network_masks[u]);
         free(s->hostname);
         free(s->keytab);
         free(s->export_root);

@@ -12,6 +12,7 @@ struct check_system {
         struct check_input in;
         struct unit_links links;
         char *masks[_UNIT_MAX], *unit_files[_UNIT_MAX];
+        char *network_masks[_NETWORK_UNIT_MAX];
         char *hostname, *keytab, *export_root;
 };
 

@@ -63,6 +63,24 @@ static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, si
         return 0;
 }
 
+/* The flags that matter, in one pass over the options, and none when no
+ * option could be one of them. */
+static void read_flags(struct fstab_mount *m) {
+        if (strstr(m->options, "noauto") || strstr(m->options, "nofail") || strstr(m->options, "_netdev"))
+                for (char *p = m->options, *name, *value;;) {
+                        size_t name_size, value_size;
+                        if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
+                                break;
+                        if (name_size == 6 && strncmp(name, "noauto", 6) == 0)
+                                m->noauto = true;
+                        else if (name_size == 6 && strncmp(name, "nofail", 6) == 0)
+                                m->nofail = true;
+                        else if (name_size == 7 && strncmp(name, "_netdev", 7) == 0)
+                                m->netdev = true;
+                }
+        m->nfs = strcmp(m->fstype, "nfs") == 0 || strcmp(m->fstype, "nfs4") == 0;
+}
+
 static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, const struct rootfs *root,
                      struct diag_list *diags) {
         const char *target = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
@@ -99,22 +117,9 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
         m.options = strdup(strempty(options));
         if (!m.what || !m.fstype || !m.options)
                 goto oom;
-        /* one pass over the options for the three flags that matter, and
-         * none when no option could be one of them */
-        if (strstr(m.options, "noauto") || strstr(m.options, "nofail") || strstr(m.options, "_netdev"))
-                for (char *p = m.options, *name, *value;;) {
-                        size_t name_size, value_size;
-                        if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                                break;
-                        if (name_size == 6 && strncmp(name, "noauto", 6) == 0)
-                                m.noauto = true;
-                        else if (name_size == 6 && strncmp(name, "nofail", 6) == 0)
-                                m.nofail = true;
-                        else if (name_size == 7 && strncmp(name, "_netdev", 7) == 0)
-                                m.netdev = true;
-                }
-        m.nfs = strcmp(m.fstype, "nfs") == 0 || strcmp(m.fstype, "nfs4") == 0;
-
+        m.freq = mnt_fs_get_freq(fs);
+        m.passno = mnt_fs_get_passno(fs);
+        read_flags(&m);
         if (array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0)
                 goto oom;
         t->mounts[t->n++] = m;
@@ -152,6 +157,100 @@ static int find_owners(struct fstab_table *t, struct diag_list *diags) {
                         return r;
         }
         return 0;
+}
+
+static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
+        struct fstab_mount m = {.line = u->line, .masked = u->masked};
+
+        m.where = strdup(u->where ? u->where : "");
+        m.what = strdup(strempty(u->what));
+        m.fstype = strdup(u->type && *u->type ? u->type : "auto");
+        m.options = strdup(strempty(u->options));
+        m.unit_file = strdup(u->path);
+        if (!m.where || !m.what || !m.fstype || !m.options || !m.unit_file ||
+            array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0) {
+                free(m.where);
+                free(m.what);
+                free(m.fstype);
+                free(m.options);
+                free(m.unit_file);
+                return -ENOMEM;
+        }
+        read_flags(&m);
+        /* a unit is started when something wants it, whatever its
+         * Options= say; a masked one is never started */
+        m.noauto = false;
+        m.nfs &= !m.masked;
+        t->mounts[t->n++] = m;
+        return 0;
+}
+
+/* The loser `m` of a mount point against `owner`, in words */
+static int report_shadowed(const struct fstab_table *t, const struct fstab_mount *m,
+                           const struct fstab_mount *owner, struct diag_list *diags) {
+        _cleanup_free_ char *where = escape_for_comment(m->where);
+
+        if (!where)
+                return -ENOMEM;
+        if (owner->unit_file && owner->masked)
+                return diag_add(
+                        diags, DIAG_WARNING, fstab_mount_file(t, m), m->line,
+                        "mount point %s is masked by %s (a link to /dev/null, an empty file or a device "
+                        "node): systemd does not "
+                        "mount it, so we ignore this declaration",
+                        where, owner->unit_file);
+        if (owner->unit_file)
+                return diag_add(diags, DIAG_WARNING, fstab_mount_file(t, m), m->line,
+                                "mount point %s is also declared by %s, which systemd loads instead of the "
+                                "unit systemd-fstab-generator makes from this line; so do we",
+                                where, owner->unit_file);
+        return diag_add(diags, DIAG_WARNING, fstab_mount_file(t, m), m->line,
+                        "mount point %s is also on %s:%u, whose unit (from systemd-fstab-generator) systemd "
+                        "loads before this one; we ignore this unit too",
+                        where, fstab_mount_file(t, owner), owner->line);
+}
+
+int fstab_add_mount_units(struct fstab_table *t, const struct mount_unit_list *units,
+                          struct diag_list *diags) {
+        size_t first_unit = t->n;
+        int r;
+
+        for (size_t i = 0; i < units->n; i++) {
+                r = unit_mount_add(t, &units->units[i]);
+                if (r < 0)
+                        return r;
+        }
+        /* the map points into the array, which may have moved: build it
+         * again, in precedence order, first come first served */
+        strmap_free(&t->owners);
+        for (unsigned pass = 0; pass < 3; pass++)
+                for (size_t i = 0; i < t->n; i++) {
+                        struct fstab_mount *m = &t->mounts[i], *owner;
+                        bool unit = i >= first_unit;
+                        bool early = unit && units->units[i - first_unit].before_fstab;
+
+                        if (pass != (early ? 0u : unit ? 2u : 1u) || m->shadowed)
+                                continue;
+                        r = strmap_put(&t->owners, m->where, m, (void **) &owner);
+                        if (r < 0)
+                                return r;
+                        if (r > 0)
+                                continue;
+                        m->shadowed = true;
+                        r = report_shadowed(t, m, owner, diags);
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
+}
+
+bool fstab_declares_file(const struct fstab_table *t, const char *file) {
+        if (strcmp(file, t->file ? t->file : "/etc/fstab") == 0)
+                return true;
+        for (size_t i = 0; i < t->n; i++)
+                if (t->mounts[i].unit_file && strcmp(t->mounts[i].unit_file, file) == 0)
+                        return true;
+        return false;
 }
 
 const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *where) {
@@ -255,6 +354,7 @@ void fstab_table_free(struct fstab_table *t) {
                 free(t->mounts[i].what);
                 free(t->mounts[i].fstype);
                 free(t->mounts[i].options);
+                free(t->mounts[i].unit_file);
         }
         free(t->mounts);
         strmap_free(&t->owners);

@@ -6,17 +6,25 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "mount_units.h"
 #include "strmap.h"
 #include "rootfs.h"
 
-/* /etc/fstab through libmount, reduced to what NFS ordering needs. */
+/* /etc/fstab through libmount, reduced to what NFS ordering needs; and,
+ * for the programs that want them, the mounts declared as .mount units
+ * (mount_units.h), so that one table answers "who mounts this path". */
 
 struct fstab_mount {
         char *where; /* mount point, normalised as systemd names its unit */
         char *what;  /* source as written (unescaped) */
         char *fstype;
         char *options; /* all options, as libmount joins them ("" when none) */
-        unsigned line;
+        unsigned line; /* for a unit: the line of What= */
+        int freq, passno;
+        /* NULL for a line of the table's file; else the .mount unit that
+         * declares this mount (fstab_mount_file() gives either) */
+        char *unit_file;
+        bool masked; /* a unit linked to /dev/null: the mount point is never mounted */
         bool noauto, nofail, netdev;
         bool nfs; /* type nfs or nfs4 */
         /* an earlier line has the same mount point: systemd-fstab-generator
@@ -41,6 +49,23 @@ int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const st
                       struct diag_list *diags);
 /* /etc/fstab below the root; a missing file is an empty table. */
 int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_list *diags);
+
+/* Adds the mounts declared by units and settles again who owns each mount
+ * point: a unit of /etc/systemd/system or /run/systemd/system wins over an
+ * fstab line for the same mount point, an fstab line over a unit elsewhere
+ * (mount_units.h says why). Each loser is marked `shadowed` with a
+ * diagnostic. Returns 0 or -ENOMEM. */
+int fstab_add_mount_units(struct fstab_table *t, const struct mount_unit_list *units,
+                          struct diag_list *diags);
+
+/* Whether `file` is the table's fstab or the unit file of one of its mounts:
+ * a diagnostic about a mount, not about the exports. */
+bool fstab_declares_file(const struct fstab_table *t, const char *file);
+
+/* Where a mount is declared, for messages: the fstab or its unit file. */
+static inline const char *fstab_mount_file(const struct fstab_table *t, const struct fstab_mount *m) {
+        return m->unit_file ? m->unit_file : t->file ? t->file : "/etc/fstab";
+}
 
 /* The one rule for "which fstab line owns a mount point", used by every
  * program: the first line for it, as systemd-fstab-generator keeps (it

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "log.h"
 #include "loopback.h"
+#include "mount_units.h"
 #include "pipeline.h"
 #include "unit_state.h"
 #include "unitfile.h"
@@ -28,6 +29,16 @@ static int unit_exists(const struct rootfs *root, const char *unit) {
         return r < 0 ? r : path != NULL;
 }
 
+static int add_mount_units(const struct rootfs *root, struct fstab_table *fstab, struct diag_list *diags) {
+        struct mount_unit_list units = {};
+        int r = mount_units_read(root, &units, diags);
+
+        if (r >= 0)
+                r = fstab_add_mount_units(fstab, &units, diags);
+        mount_unit_list_free(&units);
+        return r;
+}
+
 int server_pipeline_decide(const struct rootfs *root, struct server_pipeline *ret) {
         struct server_pipeline *p = ret;
         int r;
@@ -40,6 +51,8 @@ int server_pipeline_decide(const struct rootfs *root, struct server_pipeline *re
                 r = exports_read(&p->exports, root, &p->diags);
         if (r >= 0)
                 r = fstab_read(&p->fstab, root, &p->diags);
+        if (r >= 0)
+                r = add_mount_units(root, &p->fstab, &p->diags); /* mounts fstab does not list */
         if (r >= 0)
                 r = hostname_read(root, &p->hostname); /* to tell loopback NFS mounts */
         /* [exports] rootdir=: export path P is served from rootdir+P */

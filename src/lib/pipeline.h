@@ -35,8 +35,8 @@ struct server_pipeline {
         struct diag_list diags;
 };
 
-/* Reads nfs.conf, the exports, fstab and the host name below `root`, and
- * decides the ordering. Bad input becomes diagnostics in ret->diags; only
+/* Reads nfs.conf, the exports, fstab, the .mount units and the host name
+ * below `root`, and decides the ordering. Bad input becomes diagnostics in ret->diags; only
  * -ENOMEM is an error (nothing is written either way). */
 int server_pipeline_decide(const struct rootfs *root, struct server_pipeline *ret);
 /* Renders the drop-in and writes it for nfs-server.service, and for

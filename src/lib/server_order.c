@@ -59,12 +59,11 @@ oom:
 }
 
 /* A path with no RequiresMountsFor= form (newline, invalid UTF-8): order
- * after each fstab mount on its way instead. Mounts from elsewhere (hand
- * written .mount units) cannot be named for it; the reason says so. A mount
+ * after each mount on its way (fstab line or .mount unit) instead. A mount
  * unit already required for an earlier path (`after_units`, unit → item
  * item) is written once: a second Requires=/After= adds nothing. */
 static int add_fallback(struct server_order *o, const struct fstab_table *fstab, struct strmap *after_units,
-                        const char *path, const struct export_entry *src, const char *fstab_file) {
+                        const char *path, const struct export_entry *src) {
         _cleanup_free_ char *p = strdup(path);
         int r;
 
@@ -87,7 +86,7 @@ static int add_fallback(struct server_order *o, const struct fstab_table *fstab,
                                                "RequiresMountsFor= (newline or invalid UTF-8); the fstab "
                                                "mount it lies on (%s:%u) is already required for an "
                                                "earlier path",
-                                               fstab_file, m->line));
+                                               fstab_mount_file(fstab, m), m->line));
                         if (r < 0)
                                 return r;
                         continue;
@@ -96,7 +95,7 @@ static int add_fallback(struct server_order *o, const struct fstab_table *fstab,
                              strprintf("exported path has bytes systemd cannot read in "
                                        "RequiresMountsFor= (newline or invalid UTF-8); ordered "
                                        "after the fstab mount it lies on (%s:%u) instead",
-                                       fstab_file, m->line));
+                                       fstab_mount_file(fstab, m), m->line));
                 if (r < 0)
                         return r;
                 /* the key is the item's own copy of the name, which stays put */
@@ -109,7 +108,7 @@ static int add_fallback(struct server_order *o, const struct fstab_table *fstab,
 
 static int decide_export(struct server_order *o, const struct fstab_table *fstab, struct strmap *reexported,
                          struct strmap *loopback, struct strmap *after_units, const char *hostname,
-                         const struct exported_path *ep, const char *fstab_file) {
+                         const struct exported_path *ep) {
         const struct export_entry *src = ep->first;
         const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL, *from_here = NULL;
         _cleanup_free_ char *p = strdup(ep->path);
@@ -157,7 +156,7 @@ static int decide_export(struct server_order *o, const struct fstab_table *fstab
                                   "re-export: that mount needs the server, so the server starts before it "
                                   "and cannot wait for it; with mp on every client exportfs serves the "
                                   "path only once it is mounted",
-                                  where, fstab_file, from_here->line));
+                                  where, fstab_mount_file(fstab, from_here), from_here->line));
                 if (r >= 0) {
                         o->items[o->n - 1].loopback = true;
                         o->items[o->n - 1].export_line = ep->first_no_mp ? ep->first_no_mp : src;
@@ -170,14 +169,14 @@ static int decide_export(struct server_order *o, const struct fstab_table *fstab
                 return add_item(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                                 strprintf("not ordered: lies at or below the noauto mount %s (%s:%u), "
                                           "which boot does not mount; requiring it would mount it",
-                                          noauto->where, fstab_file, noauto->line));
+                                          noauto->where, fstab_mount_file(fstab, noauto), noauto->line));
         if (exported_path_waits_for_mount(ep))
                 return add_item_fixed(o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                                       "not ordered: every client has the mp/mountpoint option, so exportfs "
                                       "serves it only once it is mounted");
 
         if (!unit_value_path_representable(ep->path))
-                return add_fallback(o, fstab, after_units, ep->path, src, fstab_file);
+                return add_fallback(o, fstab, after_units, ep->path, src);
 
         return add_item_fixed(
                 o, ORDER_REQUIRES_MOUNTS_FOR, ep->path, NULL, src->file, src->line,
@@ -253,7 +252,6 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         _cleanup_(server_order_free) struct server_order o = {};
         _cleanup_(exported_paths_free) struct exported_paths exported = {};
         _cleanup_(strmap_free) struct strmap reexported = {}, loopback = {}, after_units = {};
-        const char *fstab_file = fstab->file ? fstab->file : "/etc/fstab";
         int r;
 
         assert(exports);
@@ -267,7 +265,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
 
         for (size_t i = 0; i < exported.n; i++) {
                 r = decide_export(&o, fstab, &reexported, &loopback, &after_units, hostname,
-                                  &exported.paths[i], fstab_file);
+                                  &exported.paths[i]);
                 if (r < 0)
                         return r;
         }
@@ -277,7 +275,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
                 /* a line that does not own its mount point mounts nothing */
                 if (!m->nfs || m->shadowed)
                         continue;
-                r = decide_nfs_mount(&o, &reexported, &loopback, m, fstab_file, diags);
+                r = decide_nfs_mount(&o, &reexported, &loopback, m, fstab_mount_file(fstab, m), diags);
                 if (r < 0)
                         return r;
         }

@@ -49,6 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 in.units[u].masked_at = state & (1u << (2 * u + 1)) ? masked_at : NULL;
                 in.units[u].installed_at = data[2] & 2 ? "/usr/lib/systemd/system/x.service" : NULL;
         }
+        /* the network units (client_checks.c): enabled or not, one bit each */
+        for (unsigned u = 0; u < _NETWORK_UNIT_MAX; u++)
+                in.network_units[u].enabled_by = data[2] & (4u << u) ? enabled_by : NULL;
 
         /* a NUL-terminated copy, cut into parts at 0xff */
         copy = malloc(size - 3 + 1);

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "rootfs.h"
+
+/* Mounts declared as native .mount units (and .automount units) in the unit
+ * directories, read the way systemd loads them: the first file of a name in
+ * the search path wins, a link to /dev/null masks the name, Where= must
+ * match the unit name. Only [Mount] What=, Where=, Type=, Options= and
+ * [Automount] Where= are read; drop-ins (NAME.d/) are not.
+ *
+ * systemd-fstab-generator writes its units to /run/systemd/generator, which
+ * systemd reads after /etc/systemd/system and /run/systemd/system and before
+ * /usr/local/lib and /usr/lib (systemd.unit(5), "Unit File Load Path"): a
+ * unit in the first two takes the place of an fstab line for the same mount
+ * point, an fstab line takes the place of a unit in the others. */
+
+/* The unit directories, highest precedence first. /lib/systemd/system is
+ * the same directory as /usr/lib/systemd/system on a merged-/usr host; a
+ * name found twice is found once. */
+extern const char *const mount_unit_dirs[5];
+/* How many of mount_unit_dirs come before systemd-fstab-generator's units */
+#define MOUNT_UNIT_DIRS_BEFORE_FSTAB 2
+
+struct mount_unit {
+        char *name;                          /* e.g. "mnt-data.mount" */
+        char *path;                          /* the file (display form, escaped for messages) */
+        char *where, *what, *type, *options; /* what/type/options may be NULL */
+        unsigned line;                       /* the line of What= (0 for a mask) */
+        bool masked;                         /* the name is a link to /dev/null */
+        bool before_fstab;                   /* found where it overrides an fstab line */
+};
+
+struct mount_unit_list {
+        struct mount_unit *units; /* sorted by name */
+        size_t n, cap;
+};
+
+/* Parses one .mount or .automount file named `name` (path for messages).
+ * Returns 1 with *ret filled when the unit is usable, 0 when it is not (a
+ * diagnostic says why), -ENOMEM. */
+int mount_unit_parse(const char *name, const char *path, const char *text, size_t size,
+                     struct mount_unit *ret, struct diag_list *diags);
+
+/* Every .mount unit of the unit directories below `root` that systemd would
+ * load, masks included; .automount units are checked (their Where=) but
+ * add nothing. Bad units become diagnostics; returns 0 or -ENOMEM. */
+int mount_units_read(const struct rootfs *root, struct mount_unit_list *ret, struct diag_list *diags);
+
+void mount_unit_done(struct mount_unit *u);
+void mount_unit_list_free(struct mount_unit_list *l);
