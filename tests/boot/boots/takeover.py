@@ -7,6 +7,9 @@ Our side only: there is no stock column for installing ourselves."""
 from lib.check import served_marker
 
 SIDES = ('ours',)
+# Three boots: on the current release only (Debian 13; sid by hand), which keeps the two
+# releases' runs of the CI about equally long (usrlocal boots on Debian 12 instead).
+RELEASES = ('trixie', 'sid')
 INSTALL = 'runtime'
 PHASES = 3
 SCENARIOS = {
