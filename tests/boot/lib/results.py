@@ -5,18 +5,24 @@ import re
 import shlex
 
 
+def read_facts(resultdir):
+    """facts.txt of a result directory as a dict ({} when the guest wrote none)."""
+    facts = {}
+    path = os.path.join(resultdir, 'facts.txt')
+    if os.path.exists(path):
+        with open(path, errors='replace') as f:
+            for line in f:
+                key, _, value = line.rstrip('\n').partition('=')
+                facts[key] = value
+    return facts
+
+
 class Results:
     def __init__(self, bootdir, host):
         self.dir = os.path.join(bootdir, 'results')
         self.bootdir = bootdir
         self.host = host
-        self.facts = {}
-        path = os.path.join(self.dir, 'facts.txt')
-        if os.path.exists(path):
-            with open(path, errors='replace') as f:
-                for line in f:
-                    key, _, value = line.rstrip('\n').partition('=')
-                    self.facts[key] = value
+        self.facts = read_facts(self.dir)
 
     @property
     def complete(self):

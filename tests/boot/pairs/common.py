@@ -3,7 +3,7 @@ helper, and the guest-side shell helpers for waiting on each other through the e
 import os
 
 from lib import net, pair
-from lib.results import Results
+from lib.results import Results, read_facts
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, 'wire-lock')) as f:
@@ -86,11 +86,5 @@ def sub_results(r, name):
     sub = Results.__new__(Results)
     sub.__dict__.update(r.__dict__)
     sub.dir = os.path.join(r.dir, name)
-    sub.facts = {}
-    path = os.path.join(sub.dir, 'facts.txt')
-    if os.path.exists(path):
-        with open(path, errors='replace') as f:
-            for line in f:
-                key, _, value = line.rstrip('\n').partition('=')
-                sub.facts[key] = value
+    sub.facts = read_facts(sub.dir)
     return sub
