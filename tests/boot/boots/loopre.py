@@ -7,6 +7,11 @@ server after /srv/re, as the re-export rule alone would, deadlocks the boot: the
 waits for a server that waits for it."""
 from lib.check import served_marker, mount_unit
 
+# Debian 13 only for now. On Debian 12 (CI run of 59a3327) the poweroff took 96 s: the
+# unmount of the re-exported mounts fails while nfsd holds them, and systemd-shutdown's
+# later unmount of /srv/re, with the server stopped, waited 90 s until it was killed. That
+# is an open defect (issue 10), not a pass: the 30 s assertion below fails there.
+RELEASES = ('trixie', 'sid')
 SCENARIOS = {21: 'Loopback re-export: an export that is an NFS mount of this host\'s own export'}
 OPTS = 'rw,no_subtree_check,no_root_squash'
 DISKS = {'S21': {}}
