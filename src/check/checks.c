@@ -481,6 +481,18 @@ static int check_exports(struct context *c) {
         return 0;
 }
 
+/* Whether the order has, at file:line, a loopback re-export mount whose
+ * exports no nfs-reexport@.service instance can withdraw. */
+static bool loopback_left_exported_at(const struct server_order *order, const char *file, unsigned line) {
+        for (size_t i = 0; i < order->n; i++) {
+                const struct order_item *it = &order->items[i];
+                if (it->kind == ORDER_BEFORE_MOUNT_UNIT && it->loopback && !it->withdraw_unit &&
+                    it->line == line && strcmp(it->file, file) == 0)
+                        return true;
+        }
+        return false;
+}
+
 /* What the generator decides for re-exports, and what it says about paths it
  * cannot use: the checker reports the same. */
 static int check_generator_order(struct context *c) {
@@ -494,11 +506,23 @@ static int check_generator_order(struct context *c) {
                 return r;
         for (size_t i = 0; i < diags.n; i++) {
                 const struct diag *g = &diags.items[i];
-                /* The one diagnostic the generator gives about an fstab line is
-                 * its re-export warning; the note below says it with the
-                 * ordering chosen. */
-                if (fstab_declares_file(&c->in->fstab, g->file))
+                /* The generator says two things about an fstab line: its
+                 * re-export warning (the note below says it with the ordering
+                 * chosen), and that a loopback re-export's exports cannot be
+                 * withdrawn before its unmount. */
+                if (fstab_declares_file(&c->in->fstab, g->file)) {
+                        if (!loopback_left_exported_at(&order, g->file, g->line))
+                                continue;
+                        r = finding_add(c->findings, g->severity, "loopback-reexport-not-withdrawn", g->file,
+                                        g->line, NULL, strdup(g->message),
+                                        strprintf("mount it at a shorter path: \"nfs-reexport@\", its mount "
+                                                  "unit's name without \".mount\" and \".service\" must fit "
+                                                  "in 255 bytes; or run exportfs -u for its exports before "
+                                                  "it is unmounted"));
+                        if (r < 0)
+                                return r;
                         continue;
+                }
                 r = finding_add(
                         c->findings, g->severity, "export-path-unusable", g->file, g->line, NULL,
                         strdup(g->message),

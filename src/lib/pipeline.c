@@ -11,6 +11,7 @@
 #include "loopback.h"
 #include "mount_units.h"
 #include "pipeline.h"
+#include "reexport.h"
 #include "unit_state.h"
 #include "unitfile.h"
 
@@ -64,6 +65,27 @@ int server_pipeline_decide(const struct rootfs *root, struct server_pipeline *re
         return r;
 }
 
+/* One drop-in per loopback re-export mount: it wants the unit that
+ * withdraws the mount's exports before its unmount. */
+static int write_reexport_dropins(const struct server_order *order, const char *normal_dir) {
+        for (size_t i = 0; i < order->n; i++) {
+                const struct order_item *it = &order->items[i];
+                _cleanup_(buf_free) struct buf text = {};
+                _cleanup_free_ char *dir = NULL;
+                int r;
+
+                if (it->kind != ORDER_BEFORE_MOUNT_UNIT || !it->withdraw_unit)
+                        continue;
+                r = reexport_dropin_render(it->withdraw_unit, &text);
+                if (r < 0 || asprintf(&dir, "%s/%s.d", normal_dir, it->unit) < 0)
+                        return log_oom();
+                r = unitfile_write_atomic(dir, REEXPORT_DROPIN_NAME, text.data, text.len);
+                if (r < 0)
+                        return log_error_errno(r, "Cannot write %s/%s: %m", dir, REEXPORT_DROPIN_NAME);
+        }
+        return 0;
+}
+
 int server_pipeline_write(const struct server_pipeline *p, const struct rootfs *root,
                           const char *normal_dir) {
         _cleanup_(buf_free) struct buf text = {};
@@ -99,7 +121,7 @@ int server_pipeline_write(const struct server_pipeline *p, const struct rootfs *
                 if (r < 0)
                         return log_error_errno(r, "Cannot write %s/%s: %m", dir, SERVER_DROPIN_NAME);
         }
-        return 0;
+        return write_reexport_dropins(&p->order, normal_dir);
 }
 
 void server_pipeline_free(struct server_pipeline *p) {

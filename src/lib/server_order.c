@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "exported.h"
 #include "loopback.h"
+#include "reexport.h"
 #include "array.h"
 #include "server_order.h"
 #include "strmap.h"
@@ -234,12 +235,27 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                                   "rule wins: the server starts before it and stops after it; the "
                                   "re-export is served once it is mounted if every client has mp",
                                   exported, here->first->file, here->first->line));
-                if (r >= 0) {
-                        o->items[o->n - 1].loopback = true;
-                        o->items[o->n - 1].export_line = here->first;
-                        o->items[o->n - 1].export_waits_for_mount = exported_path_waits_for_mount(here);
+                if (r < 0)
+                        return r;
+                struct order_item *it = &o->items[o->n - 1];
+                it->loopback = true;
+                it->export_line = here->first;
+                it->export_waits_for_mount = exported_path_waits_for_mount(here);
+                /* its exports are withdrawn before it is unmounted, while the
+                 * server still runs (nfs-reexport@.service) */
+                r = reexport_unit_name(unit, &it->withdraw_unit);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0) {
+                        if (!shown && !(shown = escape_for_comment(m->where)))
+                                return -ENOMEM;
+                        return diag_add(diags, DIAG_WARNING, fstab_file, m->line,
+                                        "NFS mount %s from this host holds exports, but its mount unit name "
+                                        "is too long for an nfs-reexport@.service instance: its exports are "
+                                        "not withdrawn before it is unmounted, and poweroff may wait for it",
+                                        shown);
                 }
-                return r;
+                return 0;
         }
         return add_item_fixed(o, ORDER_BEFORE_MOUNT_UNIT, m->where, unit, fstab_file, m->line,
                               "NFS mount: the server starts before it and stops after it (a loopback mount "
@@ -362,6 +378,7 @@ void server_order_free(struct server_order *order) {
                 free(order->items[i].path);
                 free(order->items[i].unit);
                 free(order->items[i].reason_owned);
+                free(order->items[i].withdraw_unit);
         }
         free(order->items);
         *order = (struct server_order){};

@@ -47,6 +47,9 @@ struct order_item {
                                                  * without mp, if there is one */
         bool export_waits_for_mount;            /* for `loopback`: every client of every line
                                                  * exporting the path has mp */
+        char *withdraw_unit;                    /* for a loopback mount (Before=): its
+                                                 * nfs-reexport@.service instance, or NULL when
+                                                 * its name is too long for one */
 };
 
 struct server_order {

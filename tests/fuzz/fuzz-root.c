@@ -43,6 +43,7 @@
 #include "lib/escape.h"
 #include "lib/log.h"
 #include "lib/pipeline.h"
+#include "lib/reexport.h"
 #include "lib/strutil.h"
 
 #define MAX_PARTS 12
@@ -356,7 +357,7 @@ static void lines_free(struct lines *l) {
 
 /* What a unit file holds, by key, after properties 2 and 4 were checked. */
 struct unit_text {
-        struct lines rmf, before, requires, after, where;
+        struct lines rmf, before, requires, after, where, wants;
 };
 
 static char *read_whole(int dirfd, const char *name, size_t *ret_size) {
@@ -423,6 +424,8 @@ static void check_unit_file(int dirfd, const char *name, const char *const *keys
                         lines_add(&u->after, value);
                 else if (strcmp(line, "Where") == 0)
                         lines_add(&u->where, value);
+                else if (strcmp(line, "Wants") == 0)
+                        lines_add(&u->wants, value);
         }
         free(data);
 }
@@ -484,6 +487,30 @@ static void unit_text_free(struct unit_text *u) {
         lines_free(&u->requires);
         lines_free(&u->after);
         lines_free(&u->where);
+        lines_free(&u->wants);
+}
+
+/* The loopback re-export item whose mount unit's drop-in directory is
+ * `name` ("srv-re.mount.d"), or NULL. */
+static const struct order_item *reexport_item_of_dir(const struct server_pipeline *sp, const char *name) {
+        for (size_t i = 0; i < sp->order.n; i++) {
+                const struct order_item *it = &sp->order.items[i];
+                size_t n;
+                if (it->kind != ORDER_BEFORE_MOUNT_UNIT || !it->withdraw_unit)
+                        continue;
+                n = strlen(it->unit);
+                if (strncmp(name, it->unit, n) == 0 && strcmp(name + n, ".d") == 0)
+                        return it;
+        }
+        return NULL;
+}
+
+/* How many mount drop-ins the decision calls for (mount units are distinct). */
+static size_t count_withdrawn(const struct server_pipeline *sp) {
+        size_t n = 0;
+        for (size_t i = 0; i < sp->order.n; i++)
+                n += sp->order.items[i].kind == ORDER_BEFORE_MOUNT_UNIT && sp->order.items[i].withdraw_unit;
+        return n;
 }
 
 static void check_output(const struct server_pipeline *sp, const struct pipefs_pipeline *pp,
@@ -495,6 +522,9 @@ static void check_output(const struct server_pipeline *sp, const struct pipefs_p
         static const char *const target_keys[] = {"Description", "Documentation", "Requires", "After", NULL};
         static const char *const unit_only[] = {"[Unit]", NULL};
         static const char *const unit_mount[] = {"[Unit]", "[Mount]", NULL};
+        static const char *const reexport_keys[] = {"Wants", NULL};
+        const struct order_item *withdraw;
+        size_t n_reexport_dirs = 0;
         char path[PATH_MAX + 32];
         struct dirent *de;
         DIR *d;
@@ -526,6 +556,24 @@ static void check_output(const struct server_pipeline *sp, const struct pipefs_p
                         closedir(sd);
                         check_no_cycle(&u);
                         check_paths_named(&u, sp, parts, n_parts);
+                } else if ((withdraw = reexport_item_of_dir(sp, de->d_name))) {
+                        /* a loopback re-export mount's drop-in: one file, one Wants=,
+                         * the instance for exactly this mount */
+                        int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                        DIR *sd = sub >= 0 ? fdopendir(sub) : NULL;
+                        struct dirent *se;
+                        if (!sd)
+                                fail("cannot open %s: %m", de->d_name);
+                        while ((se = readdir(sd)))
+                                if (strcmp(se->d_name, ".") != 0 && strcmp(se->d_name, "..") != 0 &&
+                                    strcmp(se->d_name, REEXPORT_DROPIN_NAME) != 0)
+                                        fail("unexpected file %s/%s", de->d_name, se->d_name);
+                        check_unit_file(dirfd(sd), REEXPORT_DROPIN_NAME, reexport_keys, unit_only, &u);
+                        closedir(sd);
+                        if (u.wants.n != 1 || strcmp(u.wants.v[0], withdraw->withdraw_unit) != 0)
+                                fail("%s/%s does not want exactly %s", de->d_name, REEXPORT_DROPIN_NAME,
+                                     withdraw->withdraw_unit);
+                        n_reexport_dirs++;
                 } else if (pp->plan.generate && strcmp(de->d_name, pp->plan.unit) == 0) {
                         check_unit_file(dirfd(d), de->d_name, mount_keys, unit_mount, &u);
                         if (u.where.n != 1)
@@ -549,9 +597,13 @@ static void check_output(const struct server_pipeline *sp, const struct pipefs_p
                 unit_text_free(&u);
         }
         closedir(d);
-        if (n_files != (size_t) sp->order.anything_exported + 2 * (size_t) pp->plan.generate)
-                fail("%zu files written, expected %d", n_files,
-                     sp->order.anything_exported + 2 * pp->plan.generate);
+        if (n_reexport_dirs != count_withdrawn(sp))
+                fail("%zu re-export drop-ins written, expected %zu", n_reexport_dirs, count_withdrawn(sp));
+        if (n_files !=
+            (size_t) sp->order.anything_exported + 2 * (size_t) pp->plan.generate + n_reexport_dirs)
+                fail("%zu files written, expected %zu", n_files,
+                     (size_t) sp->order.anything_exported + 2 * (size_t) pp->plan.generate +
+                             n_reexport_dirs);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -52,10 +52,13 @@ mkdir -p "$root/etc/systemd/system"
 cp -a "$installed/." "$root/etc/systemd/system/"
 cp -a "$dest/usr/libexec/." "$root/usr/libexec/"
 for d in $STATD_DAEMONS; do stub "$root" "/sbin/$d"; done
+# the compiled helpers (the "units" tag builds nothing)
+stub "$root" /usr/libexec/nfs-systemd/unexport-below
+add_reexport_mount "$root"
 
 mapfile -t names < <(cd "$root/etc/systemd/system" && for f in *; do
 	[ -d "$f" ] && continue
-	case $f in *@.service) echo "${f%@.service}@nfs-server.service.service" ;; *) echo "$f" ;; esac
+	case $f in *@.service) verify_instance "$f" ;; *) echo "$f" ;; esac
 done)
 verify "$root" "$SCRATCH/out" "${names[@]}" || { cat "$SCRATCH/out" >&2; fail "verify failed on the Debian-layout units"; }
 expect_clean "$SCRATCH/out" "Debian layout, $statedir"

@@ -109,6 +109,17 @@ make_root() {
 	stub "$root" "$MODPROBE"
 	[ -x "$root/bin/true" ] || stub "$root" /bin/true
 	[ -x "$root/bin/sh" ] || stub "$root" /bin/sh
+	add_reexport_mount "$root"
+}
+
+# A loopback re-export: the mount nfs-reexport@srv-re.service is for.
+add_reexport_mount() { # ROOT
+	cat >"$1/etc/systemd/system/srv-re.mount" <<-'UNIT'
+	[Mount]
+	What=localhost:/srv/data
+	Where=/srv/re
+	Type=nfs
+	UNIT
 }
 
 mask() { # ROOT UNIT...
@@ -125,10 +136,19 @@ our_units() {
 		[ -d "$f" ] && continue
 		f=${f##*/}
 		case $f in
-		*@.service) printf '%s\n' "${f%@.service}@nfs-server.service.service" ;;
+		*@.service) verify_instance "$f" ;;
 		*) printf '%s\n' "$f" ;;
 		esac
 	done
+}
+
+# The instance through which a template is verified: nfs-reexport@ takes a
+# mount (make_root writes srv-re.mount for it), the others a server unit.
+verify_instance() { # TEMPLATE
+	case $1 in
+	nfs-reexport@.service) echo nfs-reexport@srv-re.service ;;
+	*) echo "${1%@.service}@nfs-server.service.service" ;;
+	esac
 }
 
 # verify ROOT OUT UNIT...: run `systemd-analyze verify`, stdout+stderr to
