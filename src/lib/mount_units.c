@@ -15,11 +15,6 @@
 #include "strutil.h"
 #include "unit_state.h"
 
-const char *const mount_unit_dirs[5] = {
-        "/etc/systemd/system",     "/run/systemd/system", "/usr/local/lib/systemd/system",
-        "/usr/lib/systemd/system", "/lib/systemd/system",
-};
-
 #define WHITESPACE " \t\r\n"
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -413,23 +408,23 @@ static int compare_units(const void *a, const void *b) {
 int mount_units_read(const struct rootfs *root, struct mount_unit_list *ret, struct diag_list *diags) {
         struct mount_unit_list l = {};
         struct strmap seen = {};
-        char **names[ELEMENTSOF(mount_unit_dirs)] = {};
-        size_t n_names[ELEMENTSOF(mount_unit_dirs)] = {};
+        char **names[ELEMENTSOF(unit_dirs)] = {};
+        size_t n_names[ELEMENTSOF(unit_dirs)] = {};
         int r = 0;
 
-        for (size_t i = 0; i < ELEMENTSOF(mount_unit_dirs) && r >= 0; i++) {
-                r = list_unit_names(root, mount_unit_dirs[i], &names[i], &n_names[i]);
+        for (size_t i = 0; i < ELEMENTSOF(unit_dirs) && r >= 0; i++) {
+                r = list_unit_names(root, unit_dirs[i], &names[i], &n_names[i]);
                 for (size_t k = 0; k < n_names[i] && r >= 0; k++) {
                         r = strmap_put(&seen, names[i][k], NULL, NULL);
                         if (r == 0)
                                 continue; /* a directory before this one has the name */
                         if (r > 0)
-                                r = read_one(root, mount_unit_dirs[i], names[i][k],
-                                             i < MOUNT_UNIT_DIRS_BEFORE_FSTAB, &l, diags);
+                                r = read_one(root, unit_dirs[i], names[i][k], i < UNIT_DIRS_BEFORE_GENERATED,
+                                             &l, diags);
                 }
         }
         strmap_free(&seen);
-        for (size_t i = 0; i < ELEMENTSOF(mount_unit_dirs); i++)
+        for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++)
                 strv_free(names[i], n_names[i]);
         if (r < 0) {
                 mount_unit_list_free(&l);

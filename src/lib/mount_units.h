@@ -19,12 +19,7 @@
  * unit in the first two takes the place of an fstab line for the same mount
  * point, an fstab line takes the place of a unit in the others. */
 
-/* The unit directories, highest precedence first. /lib/systemd/system is
- * the same directory as /usr/lib/systemd/system on a merged-/usr host; a
- * name found twice is found once. */
-extern const char *const mount_unit_dirs[5];
-/* How many of mount_unit_dirs come before systemd-fstab-generator's units */
-#define MOUNT_UNIT_DIRS_BEFORE_FSTAB 2
+/* The directories read are unit_state.h's unit_dirs. */
 
 struct mount_unit {
         char *name;                          /* e.g. "mnt-data.mount" */

@@ -12,11 +12,9 @@
 #include "array.h"
 #include "unit_state.h"
 
-const char *const unit_dirs[4] = {
-        "/etc/systemd/system",
-        "/run/systemd/system",
-        "/usr/lib/systemd/system",
-        "/lib/systemd/system",
+const char *const unit_dirs[5] = {
+        "/etc/systemd/system",     "/run/systemd/system", "/usr/local/lib/systemd/system",
+        "/usr/lib/systemd/system", "/lib/systemd/system",
 };
 
 const char *const unit_mask_dirs[2] = {

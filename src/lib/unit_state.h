@@ -14,10 +14,15 @@
  * it (by name, or a link whose target has its name); it is masked when its
  * name in /etc/systemd/system or /run/systemd/system is a link to /dev/null. */
 
-/* The unit directories searched for .wants/.requires links, highest
- * precedence first (Debian 12 has /lib as a link to /usr/lib; both are read,
- * which is harmless: the state is a yes/no). */
-extern const char *const unit_dirs[4];
+/* The system unit directories, highest precedence first, as systemd.unit(5)
+ * lists them ("Unit File Load Path"; the generator directories left out):
+ * where units, .wants/.requires links and .mount files are read. Debian 12
+ * has /lib as a link to /usr/lib; both are read: a name found twice is found
+ * once, and a link's state is a yes/no. */
+extern const char *const unit_dirs[5];
+/* How many of unit_dirs come before the generators' normal directory (where
+ * systemd-fstab-generator's units are): /etc and /run */
+#define UNIT_DIRS_BEFORE_GENERATED 2
 /* Where a mask takes effect */
 extern const char *const unit_mask_dirs[2];
 
