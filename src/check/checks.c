@@ -12,6 +12,7 @@
 
 #include "checks.h"
 #include "client_checks.h"
+#include "nfsroot_checks.h"
 #include "lib/escape.h"
 #include "lib/exported.h"
 #include "lib/loopback.h"
@@ -720,6 +721,8 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 r = check_nothing_exported(&c);
         if (r >= 0)
                 r = client_checks_run(in, findings);
+        if (r >= 0)
+                r = nfsroot_checks_run(in, findings);
 
         nfsv3_cause_done(&v3);
         return r < 0 ? r : 0;

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "findings.h"
+#include "lib/cmdline.h"
 #include "lib/diag.h"
 #include "lib/exports.h"
 #include "lib/fstab.h"
@@ -61,6 +62,10 @@ struct check_input {
         bool keytab_present;
         const char *export_root;    /* [exports] rootdir=, or NULL */
         const char *pipefs_default; /* STATEDIR/rpc_pipefs, where the static units mount it */
+        const char *statd_default;  /* STATEDIR, statd's state directory unless nfs.conf says */
+        /* the kernel command line (/proc/cmdline below the root), or NULL
+         * when it cannot be read */
+        const struct cmdline *cmdline;
 };
 
 /* Adds a finding for every problem; returns 0 or -ENOMEM. */

@@ -48,10 +48,7 @@ static bool source_is_nfs_export(const char *what) {
         return colon && colon > what && colon[1] == '/' && !memchr(what, '/', (size_t) (colon - what));
 }
 
-/* Which of two opposite options is in effect: the last one written, as
- * mount.nfs and systemd-fstab-generator read them. 1 for `yes`, 0 for `no`,
- * -1 when neither is there. */
-static int last_of(const char *options, const char *yes, const char *yes2, const char *no) {
+int mount_option_last_of(const char *options, const char *yes, const char *yes2, const char *no) {
         _cleanup_free_ char *copy = strdup(options);
         int state = -1;
 
@@ -101,7 +98,7 @@ static char *options_with(const char *options, const char *add) {
         return *options ? strprintf("%s,%s", options, add) : strdup(add);
 }
 
-/* The nearest NFS mount at or above `path` (normalised), or NULL */
+/* The nearest NFS mount at or above `path` (normalised), the root left out, or NULL */
 static const struct fstab_mount *nfs_mount_holding(const struct client_context *c, const char *path,
                                                    bool strictly_below, bool *oom) {
         _cleanup_free_ char *p = strdup(path);
@@ -114,7 +111,9 @@ static const struct fstab_mount *nfs_mount_holding(const struct client_context *
                 return NULL;
         do {
                 const struct fstab_mount *m = fstab_owner(&c->in->fstab, p);
-                if (m && m->nfs)
+                /* an NFS root is mounted by the initrd before any of this:
+                 * nothing waits for the network to have it */
+                if (m && m->nfs && strcmp(m->where, "/") != 0)
                         return m;
         } while (path_cut_last(p));
         return NULL;
@@ -200,7 +199,8 @@ static int check_automount_timeouts(struct client_context *c, const struct fstab
         _cleanup_free_ char *where = NULL, *options = NULL, *missing = NULL;
 
         if (!m->nfs || !fstab_mount_has_option(m, "x-systemd.automount", NULL) ||
-            last_of(m->options, "soft", "softerr", "hard") == 1 || (mount_timeout && idle_timeout))
+            mount_option_last_of(m->options, "soft", "softerr", "hard") == 1 ||
+            (mount_timeout && idle_timeout))
                 return 0;
         missing = strprintf("%s%s%s", mount_timeout ? "" : "x-systemd.mount-timeout=30s",
                             mount_timeout || idle_timeout ? "" : ",",
@@ -235,7 +235,7 @@ static int check_automount_timeouts(struct client_context *c, const struct fstab
 static int check_bg(struct client_context *c, const struct fstab_mount *m) {
         _cleanup_free_ char *where = NULL, *options = NULL;
 
-        if (!m->nfs || last_of(m->options, "bg", NULL, "fg") != 1)
+        if (!m->nfs || mount_option_last_of(m->options, "bg", NULL, "fg") != 1)
                 return 0;
         where = escape_for_comment(m->where);
         options = strdup(m->options);

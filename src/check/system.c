@@ -33,6 +33,17 @@ static int add_mount_units(const struct rootfs *root, struct check_input *in) {
         return r;
 }
 
+/* /proc/cmdline below the root: the host's, or a file in an image; left
+ * empty when it cannot be read (the NFS-root checks then use fstab only). */
+static int read_cmdline(const struct rootfs *root, struct cmdline *ret) {
+        _cleanup_free_ char *text = NULL;
+        int r = rootfs_read_file(root, "/proc/cmdline", &text, NULL, NULL);
+
+        if (r == -ENOMEM)
+                return r;
+        return r < 0 ? 0 : cmdline_split(text, ret);
+}
+
 int check_system_read(const struct rootfs *root, struct check_system *ret) {
         struct check_system s = {};
         struct check_input *in = &s.in;
@@ -50,6 +61,8 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
                 r = nfsconf_get_path(&in->conf, "exports", "rootdir", &in->nfsconf_diags, &s.export_root);
         if (r >= 0)
                 r = hostname_read(root, &s.hostname);
+        if (r >= 0)
+                r = read_cmdline(root, &s.cmdline);
         if (r >= 0)
                 r = unit_links_read(root, &s.links);
         for (size_t u = 0; u < _UNIT_MAX && r >= 0; u++) {
@@ -81,7 +94,10 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         in->hostname = s.hostname;
         in->export_root = s.export_root;
         in->pipefs_default = PIPEFS_DEFAULT_DIR;
+        in->statd_default = NFS_STATEDIR;
         *ret = s;
+        /* after the move: the input points into the copy */
+        ret->in.cmdline = ret->cmdline.words ? &ret->cmdline : NULL;
         return 0;
 }
 
@@ -103,5 +119,6 @@ void check_system_free(struct check_system *s) {
         free(s->hostname);
         free(s->keytab);
         free(s->export_root);
+        cmdline_free(&s->cmdline);
         *s = (struct check_system){};
 }

@@ -14,6 +14,7 @@ struct check_system {
         char *masks[_UNIT_MAX], *unit_files[_UNIT_MAX];
         char *network_masks[_NETWORK_UNIT_MAX];
         char *hostname, *keytab, *export_root;
+        struct cmdline cmdline;
 };
 
 /* Bad or missing configuration becomes diagnostics in the in.*_diags; only

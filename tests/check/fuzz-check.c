@@ -32,7 +32,9 @@ static void assert_no_raw_controls(const struct buf *b) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static const char *const enabled_by = "/etc/systemd/system/multi-user.target.wants/x.service";
         static const char *const masked_at = "/etc/systemd/system/x.service";
-        struct check_input in = {.keytab = "/etc/krb5.keytab", .pipefs_default = "/var/lib/nfs/rpc_pipefs"};
+        struct check_input in = {.keytab = "/etc/krb5.keytab",
+                                 .pipefs_default = "/var/lib/nfs/rpc_pipefs",
+                                 .statd_default = "/var/lib/nfs"};
         struct finding_list findings = {};
         struct buf human = {}, json = {};
         const char *parts[4] = {"", "", "", ""};
