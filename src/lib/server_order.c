@@ -148,16 +148,13 @@ static int decide_export(struct server_order *o, const struct fstab_table *fstab
                 } while (path_cut_last(p));
         }
         if (from_here) {
-                _cleanup_free_ char *where = escape_for_comment(from_here->where);
-                if (!where)
-                        return -ENOMEM;
                 r = add_item(
                         o, ORDER_SKIPPED, ep->path, NULL, src->file, src->line,
                         strprintf("not ordered: lies on the NFS mount %s (%s:%u) from this host, a loopback "
                                   "re-export: that mount needs the server, so the server starts before it "
                                   "and cannot wait for it; with mp on every client exportfs serves the "
                                   "path only once it is mounted",
-                                  where, fstab_mount_file(fstab, from_here), from_here->line));
+                                  from_here->where, fstab_mount_file(fstab, from_here), from_here->line));
                 if (r >= 0) {
                         o->items[o->n - 1].loopback = true;
                         o->items[o->n - 1].export_line = ep->first_no_mp ? ep->first_no_mp : src;
@@ -212,7 +209,7 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                 r = add_item(o, ORDER_SKIPPED, m->where, NULL, fstab_file, m->line,
                              strprintf("NFS mount holds an export (%s, %s:%u): a re-export; the server must "
                                        "come after it, so no Before= (it would be an ordering cycle)",
-                                       exported, ep->first->file, ep->first->line));
+                                       ep->path, ep->first->file, ep->first->line));
                 if (r >= 0)
                         o->items[o->n - 1].reexport = true;
                 return r;
@@ -226,15 +223,12 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                                       "NFS mount point has no valid mount unit name; systemd will not mount "
                                       "it either");
         if (here) {
-                _cleanup_free_ char *exported = escape_for_comment(here->path);
-                if (!exported)
-                        return -ENOMEM;
                 r = add_item(
                         o, ORDER_BEFORE_MOUNT_UNIT, m->where, unit, fstab_file, m->line,
                         strprintf("NFS mount from this host that holds an export (%s, %s:%u): the loopback "
                                   "rule wins: the server starts before it and stops after it; the "
                                   "re-export is served once it is mounted if every client has mp",
-                                  exported, here->first->file, here->first->line));
+                                  here->path, here->first->file, here->first->line));
                 if (r < 0)
                         return r;
                 struct order_item *it = &o->items[o->n - 1];
@@ -327,10 +321,10 @@ int server_order_render(const struct server_order *order, bool explain, const st
                  * re-export: the next reader of the drop-in must see why the
                  * server is not ordered before that NFS mount */
                 if (explain || it->reexport) {
+                        /* reasons hold paths as they are: escaped once, here */
                         _cleanup_free_ char *text = NULL;
-                        _cleanup_free_ char *path = escape_for_comment(it->path);
-                        if (!path || asprintf(&text, "%s%s: %s", it->kind == ORDER_SKIPPED ? "skipped " : "",
-                                              path, it->reason) < 0)
+                        if (asprintf(&text, "%s%s: %s", it->kind == ORDER_SKIPPED ? "skipped " : "",
+                                     it->path, it->reason) < 0)
                                 return -ENOMEM;
                         r = render_comment(out, it->file, it->line, text);
                         if (r < 0)
