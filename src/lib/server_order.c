@@ -241,7 +241,8 @@ static int decide_nfs_mount(struct server_order *o, const struct strmap *reexpor
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
-                        if (!shown && !(shown = escape_for_comment(m->where)))
+                        shown = escape_for_comment(m->where);
+                        if (!shown)
                                 return -ENOMEM;
                         return diag_add(diags, DIAG_WARNING, fstab_file, m->line,
                                         "NFS mount %s from this host holds exports, but its mount unit name "

@@ -490,6 +490,25 @@ static void unit_text_free(struct unit_text *u) {
         lines_free(&u->wants);
 }
 
+/* A drop-in directory NAME below `parent_fd`: it holds the one file `file`, a
+ * [Unit] section with only `keys` (properties 2 and 4), read into `u`. */
+static void check_dropin_dir(int parent_fd, const char *name, const char *file, const char *const *keys,
+                             struct unit_text *u) {
+        static const char *const unit_only[] = {"[Unit]", NULL};
+        int sub = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        DIR *sd = sub >= 0 ? fdopendir(sub) : NULL;
+        struct dirent *se;
+
+        if (!sd)
+                fail("cannot open %s: %m", name);
+        while ((se = readdir(sd)))
+                if (strcmp(se->d_name, ".") != 0 && strcmp(se->d_name, "..") != 0 &&
+                    strcmp(se->d_name, file) != 0)
+                        fail("unexpected file %s/%s", name, se->d_name);
+        check_unit_file(dirfd(sd), file, keys, unit_only, u);
+        closedir(sd);
+}
+
 /* The loopback re-export item whose mount unit's drop-in directory is
  * `name` ("srv-re.mount.d"), or NULL. */
 static const struct order_item *reexport_item_of_dir(const struct server_pipeline *sp, const char *name) {
@@ -541,35 +560,15 @@ static void check_output(const struct server_pipeline *sp, const struct pipefs_p
                         continue;
                 n_files++;
                 if (strcmp(de->d_name, "nfs-server.service.d") == 0) {
-                        int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                        DIR *sd = sub >= 0 ? fdopendir(sub) : NULL;
-                        struct dirent *se;
-                        if (!sd)
-                                fail("cannot open nfs-server.service.d: %m");
-                        while ((se = readdir(sd)))
-                                if (strcmp(se->d_name, ".") != 0 && strcmp(se->d_name, "..") != 0 &&
-                                    strcmp(se->d_name, SERVER_DROPIN_NAME) != 0)
-                                        fail("unexpected file nfs-server.service.d/%s", se->d_name);
                         if (!sp->order.anything_exported)
                                 fail("a drop-in written with nothing exported");
-                        check_unit_file(dirfd(sd), SERVER_DROPIN_NAME, dropin_keys, unit_only, &u);
-                        closedir(sd);
+                        check_dropin_dir(dirfd(d), de->d_name, SERVER_DROPIN_NAME, dropin_keys, &u);
                         check_no_cycle(&u);
                         check_paths_named(&u, sp, parts, n_parts);
                 } else if ((withdraw = reexport_item_of_dir(sp, de->d_name))) {
                         /* a loopback re-export mount's drop-in: one file, one Wants=,
                          * the instance for exactly this mount */
-                        int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                        DIR *sd = sub >= 0 ? fdopendir(sub) : NULL;
-                        struct dirent *se;
-                        if (!sd)
-                                fail("cannot open %s: %m", de->d_name);
-                        while ((se = readdir(sd)))
-                                if (strcmp(se->d_name, ".") != 0 && strcmp(se->d_name, "..") != 0 &&
-                                    strcmp(se->d_name, REEXPORT_DROPIN_NAME) != 0)
-                                        fail("unexpected file %s/%s", de->d_name, se->d_name);
-                        check_unit_file(dirfd(sd), REEXPORT_DROPIN_NAME, reexport_keys, unit_only, &u);
-                        closedir(sd);
+                        check_dropin_dir(dirfd(d), de->d_name, REEXPORT_DROPIN_NAME, reexport_keys, &u);
                         if (u.wants.n != 1 || strcmp(u.wants.v[0], withdraw->withdraw_unit) != 0)
                                 fail("%s/%s does not want exactly %s", de->d_name, REEXPORT_DROPIN_NAME,
                                      withdraw->withdraw_unit);
