@@ -67,3 +67,26 @@ def boot(image_dir, workdir, root_disk, payload_disk, result_disk, data_disks, t
     if '@@POWEROFF' in seen and not hung:
         out['shutdown'] = round(end - seen['@@POWEROFF'], 1)
     return out
+
+
+def died_before_systemd(workdir, host):
+    """Why the guest ended before systemd started, or None: qemu exited by itself (a reset,
+    which -no-reboot turns into an exit) and the console never shows systemd's banner.
+    Nothing of this project has run by then but dpkg -i in preinit, which cannot end it."""
+    if host['hung'] or host['markers']:
+        return None
+    with open(os.path.join(workdir, 'console.log'), errors='replace') as f:
+        if 'Welcome to ' in f.read():
+            return None
+    return 'qemu exited %s after %.0f s, no systemd banner on the console' % (host['exit'], host['wall'])
+
+
+def console_tail(workdir, lines=25):
+    """The last lines of a boot's console and anything qemu itself printed, indented for
+    a run's log (CI keeps the log, not the console file)."""
+    out = []
+    for name in ('console.log', 'qemu.out'):
+        with open(os.path.join(workdir, name), errors='replace') as f:
+            tail = f.read().splitlines()[-lines:]
+        out += ['    | %s: %s' % (name, l) for l in tail]
+    return '\n'.join(out) or '    | (console and qemu output empty)'
