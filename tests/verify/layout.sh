@@ -54,6 +54,7 @@ cp -a "$dest/usr/libexec/." "$root/usr/libexec/"
 for d in $STATD_DAEMONS; do stub "$root" "/sbin/$d"; done
 # the compiled helpers (the "units" tag builds nothing)
 stub "$root" /usr/libexec/nfs-systemd/unexport-below
+stub "$root" /usr/libexec/nfs-systemd/keep-statd-monitors
 add_reexport_mount "$root"
 
 mapfile -t names < <(cd "$root/etc/systemd/system" && for f in *; do

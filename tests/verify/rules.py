@@ -430,7 +430,12 @@ def rule_stop_and_reload(c):
     exportfs = os.environ["SBINDIR_NFS"] + "/exportfs"
     # The helper picks nfsdctl or rpc.nfsd (rule server-start-tool).
     c.that(s.commands.get("ExecStart") == [control + " start"], f"ExecStart: {s.commands.get('ExecStart')}")
-    c.that(s.commands.get("ExecStop") == [control + " stop"], f"ExecStop: {s.commands.get('ExecStop')}")
+    # statd's records are kept for sm-notify before the threads (and with
+    # them the lock manager, which unmonitors every client) stop.
+    keep = os.environ["HELPERDIR"] + "/keep-statd-monitors"
+    c.that(s.commands.get("ExecStop") == [keep, control + " stop"], f"ExecStop: {s.commands.get('ExecStop')}")
+    c.that(("-", keep) in exec_prefixes(s, "ExecStop"),
+           "ExecStop: keep-statd-monitors without '-' (its failure would fail the stop)")
     c.that(s.commands.get("ExecStopPost") == [exportfs + " -au", exportfs + " -f"],
            f"ExecStopPost: {s.commands.get('ExecStopPost')}")
     c.that(s.commands.get("ExecReload") == [exportfs + " -r"],
