@@ -10,6 +10,7 @@
 
 #include "client_checks.h"
 #include "lib/escape.h"
+#include "lib/loopback.h"
 #include "lib/strutil.h"
 
 struct client_context {
@@ -257,6 +258,72 @@ static int check_bg(struct client_context *c, const struct fstab_mount *m) {
                 fix_line(c, m, options));
 }
 
+/* The NFS major version an fstab line asks for: the last of vers=,
+ * nfsvers= and v2/v3/v4... wins, as in mount.nfs; type nfs4 is 4; 0 when
+ * none is named (mount.nfs negotiates, NFSv4 first). */
+static int nfs_version_asked(const struct fstab_mount *m) {
+        _cleanup_free_ char *copy = strdup(m->options);
+        int version = 0;
+
+        if (!copy)
+                return -ENOMEM;
+        if (strcmp(m->fstype, "nfs4") == 0)
+                return 4;
+        for (char *p = copy, *name, *value;;) {
+                size_t name_size, value_size;
+                if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
+                        break;
+                if (value && value_size > 0 &&
+                    ((name_size == 4 && strncmp(name, "vers", 4) == 0) ||
+                     (name_size == 7 && strncmp(name, "nfsvers", 7) == 0)))
+                        version = value[0] >= '2' && value[0] <= '4' ? value[0] - '0' : 0;
+                else if (!value && name_size >= 2 && name[0] == 'v' && name[1] >= '2' && name[1] <= '4' &&
+                         (name_size == 2 || name[2] == '.'))
+                        version = name[1] - '0';
+        }
+        return version;
+}
+
+/* NFSv2/3 at boot: mount.nfs asks the server's rpcbind for the NFS and
+ * MOUNT programs first. A server that is booting too (after a power cut)
+ * answers "program not registered" from the moment its address is up until
+ * nfsd has started, and mount.nfs takes three such answers in a row as
+ * final (nfs-utils 6a060231: about 7 s), so the mount stays failed for the
+ * whole uptime; measured in the two-guest boot, stock units and ours alike.
+ * NFSv4 connects to port 2049 and retries a refused connection for two
+ * minutes. No ordering on either host closes that window; an automount
+ * mounts at the first access and tries again at the next. A loopback mount
+ * is left out: the server is ordered before it. */
+static int check_v3_boot_mount(struct client_context *c, const struct fstab_mount *m) {
+        _cleanup_free_ char *where = NULL, *options = NULL;
+        int version;
+
+        if (!m->nfs || m->noauto || strcmp(m->where, "/") == 0 ||
+            fstab_mount_has_option(m, "x-systemd.automount", NULL) ||
+            nfs_source_is_loopback(m->what, c->in->hostname))
+                return 0;
+        version = nfs_version_asked(m);
+        if (version < 0)
+                return version;
+        if (version != 2 && version != 3)
+                return 0;
+        where = escape_for_comment(m->where);
+        options = options_with(m->options, "x-systemd.automount,x-systemd.mount-timeout=30s,"
+                                           "x-systemd.idle-timeout=10min");
+        if (!where || !options)
+                return -ENOMEM;
+        return finding_add(
+                c->findings, DIAG_NOTE, "nfsv3-mount-gives-up-while-server-boots", c->fstab_file, m->line,
+                NULL,
+                strprintf("%s is an NFSv%d mount made once at boot: when its server boots at the same time "
+                          "(after a power cut), the server's rpcbind answers \"program not registered\" "
+                          "until nfsd has started, mount.nfs takes three such answers as final (about 7 s) "
+                          "and the mount stays failed until someone starts it again; no ordering on either "
+                          "host closes that window (NFSv4 retries a refused connection for 2 minutes)",
+                          where, version),
+                fix_line(c, m, options));
+}
+
 const char *const network_unit_names[_NETWORK_UNIT_MAX] = {
         [NETWORK_UNIT_NETWORKD] = "systemd-networkd.service",
         [NETWORK_UNIT_NETWORKD_WAIT_ONLINE] = "systemd-networkd-wait-online.service",
@@ -373,6 +440,8 @@ int client_checks_run(const struct check_input *in, struct finding_list *finding
                         r = check_automount_timeouts(&c, m);
                 if (r >= 0)
                         r = check_bg(&c, m);
+                if (r >= 0)
+                        r = check_v3_boot_mount(&c, m);
         }
         if (r >= 0)
                 r = check_wait_online(&c);

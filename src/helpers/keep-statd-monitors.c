@@ -51,7 +51,8 @@ static int keep_record(int sm, int bak, const char *name, const char *shown_dir)
         if (fstat(in, &st) < 0)
                 return log_warning_errno(errno, "%s/sm/%s: %m", shown_dir, name);
         if (!S_ISREG(st.st_mode) || st.st_size > RECORD_SIZE_MAX) {
-                log_warning("%s/sm/%s: not a statd record (not a small regular file), not kept", shown_dir, name);
+                log_warning("%s/sm/%s: not a statd record (not a small regular file), not kept", shown_dir,
+                            name);
                 return 0;
         }
         data = malloc((size_t) st.st_size + 1);
@@ -69,8 +70,7 @@ static int keep_record(int sm, int bak, const char *name, const char *shown_dir)
                 return log_warning_errno(errno, "%s/sm.bak/%s: cannot be created: %m", shown_dir, tmp);
         errno = 0; /* a short write sets none */
         if (write(out, data, (size_t) n) != n || fchown(out, st.st_uid, st.st_gid) < 0 ||
-            fchmod(out, st.st_mode & 07777) < 0 || fsync(out) < 0 ||
-            renameat(bak, tmp, bak, name) < 0) {
+            fchmod(out, st.st_mode & 07777) < 0 || fsync(out) < 0 || renameat(bak, tmp, bak, name) < 0) {
                 int e = errno ? errno : EIO;
                 (void) unlinkat(bak, tmp, 0);
                 return log_warning_errno(e, "%s/sm.bak/%s: cannot be written: %m", shown_dir, name);
