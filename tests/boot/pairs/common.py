@@ -22,7 +22,9 @@ CLIENT_FSTAB = [
 ]
 SERVER_FSTAB = ['LABEL=EXPORT %s ext4 defaults 0 2' % EXPORT]
 SERVER_DISKS = {'EXPORT': {'signal/state': 'none\n', 'lock3': '', 'lock4': '', 'free': ''}}
-SERVER_FILES = {'etc/exports': '%s 192.0.2.0/24(rw,no_subtree_check,no_root_squash)\n' % EXPORT,
+# 127.0.0.1 too: the server mounts its own export (a loopback mount, pairs/locks.py).
+SERVER_FILES = {'etc/exports': '%s 192.0.2.0/24(rw,no_subtree_check,no_root_squash) '
+                               '127.0.0.1(rw,no_subtree_check,no_root_squash)\n' % EXPORT,
                 'srv/export/UNDERNEATH': 'root fs\n'}
 
 # Guest-side helpers. The two guests talk through one file on the export: the client writes

@@ -1,9 +1,12 @@
-"""Scenarios 1, 2 and 4 in one server/client run: both boot at once and the client's fstab
-mounts (NFSv4 and NFSv3) come up by themselves (1); the client locks a file on each, the
-server reboots itself, and after its grace period a process on the server still cannot take
-either lock because the client reclaimed them (2); then the client powers off normally and
-unmounts before its network goes down (4). None spoils another: 2 starts after 1 was
-recorded, and 4 is the client's ordinary poweroff at the end."""
+"""Scenarios 1, 2, 4, 6 and 7 in one server/client run: both boot at once and the client's
+fstab mounts (NFSv4, and NFSv3 as an automount) come up by themselves (1); the client locks a
+file on each, the server reboots itself, and after its grace period a process on the server
+still cannot take either lock because the client reclaimed them (2); then the client powers
+off normally and unmounts before its network goes down (4). Alongside: an NFS mount declared
+as a native .mount unit on each side, on the server a loopback one that the generator must
+order after nfs-server (6), and on the client a bind mount of the NFSv4 mount (7). None
+spoils another: 2 starts after 1 was recorded, 4 is the client's ordinary poweroff at the
+end, and the extra mounts are of the same export, read-only in use."""
 from lib import net
 from lib.check import no_failed_units
 from . import common
@@ -12,12 +15,39 @@ SCENARIOS = {
     1: 'Client and server boot together: fstab NFSv4 mount and NFSv3 automount come up, boot not degraded',
     2: 'NFSv3 and NFSv4 locks reclaimed after a server reboot; after grace the server cannot take them',
     4: 'Normal client poweroff: NFS mounts unmounted before the network goes down',
+    6: 'NFS mounts as native .mount units (client; loopback on the server) ordered like fstab ones',
+    7: 'A bind mount of an NFS mount (with _netdev): mounted at boot, unmounted before its source',
 }
+
+# 6: native units, enabled as an administrator would. The server's is a loopback mount of
+# its own export: nfs-server-generator reads it from /etc/systemd/system and orders the
+# server before it, as for an fstab line.
+NATIVE_UNIT = '''[Unit]
+Description=%s (a native NFS mount unit)
+
+[Mount]
+What=%s
+Where=%s
+Type=nfs4
+
+[Install]
+WantedBy=remote-fs.target
+'''
+SERVER_NATIVE = {'etc/systemd/system/mnt-loop.mount':
+                 NATIVE_UNIT % ('loopback', 'localhost:' + common.EXPORT, '/mnt/loop')}
+CLIENT_NATIVE = {'etc/systemd/system/mnt-native.mount':
+                 NATIVE_UNIT % ('native', '%s:%s' % (net.SERVER_NAME, common.EXPORT), '/mnt/native')}
+ENABLE = 'systemctl --no-reload enable %s >/dev/console 2>&1 || echo "preinit: enable %s failed" >/dev/console\n'
+# 7: systemd #1258: without _netdev a bind mount of an NFS path is a local mount, ordered
+# before local-fs.target and after the NFS mount: a cycle. nfs-systemd-check says to add it.
+CLIENT_BIND = '/mnt/v4 /mnt/bind none bind,_netdev 0 0'
 TIMEOUT = 1800   # s for the whole run: two boots at once, a server reboot, a poweroff each
 GRACE_WAIT = 25  # s after nfs-server started again: the 10 s grace (lib/payload.py) and margin
 
 SERVER_SH = r'''
 S=/srv/export/signal/state
+cap 6.ls-loop ls -A /mnt/loop
+cap 6.loop-unit systemctl show --no-pager -p Id,ActiveState,Result,After,Before mnt-loop.mount
 if [ ! -e /var/lib/boot-suite/rebooted ]; then
 	cap 2.exportfs exportfs -v
 	link_facts
@@ -56,10 +86,13 @@ say CHECKED
 wait_word $S client-done 900
 # 4: stay up until the client has unmounted at its poweroff (no NFS connection left).
 left=300
-while [ -n "$(ss -Htn state established '( sport = :2049 )')" ] && [ $left -gt 0 ]; do sleep 1; left=$((left - 1)); done
+# Only the client's connections count: the server's own loopback mount (6) stays up.
+while [ -n "$(ss -Htn state established '( sport = :2049 )' dst %(client)s)" ] && [ $left -gt 0 ]; do
+	sleep 1; left=$((left - 1))
+done
 fact 4.server-waited-for-client "$((300 - left))"
 cp -a /var/lib/boot-suite/boot1 "$R/boot1"
-''' % {'grace': GRACE_WAIT}
+''' % {'grace': GRACE_WAIT, 'client': net.CLIENT_ADDR}
 
 CLIENT_SH = r'''
 S=/mnt/v4/signal/state
@@ -68,6 +101,9 @@ cap 1.v3-automount systemctl show --no-pager -p Id,ActiveState,Result mnt-v3.aut
 cap 1.ls4 ls -A /mnt/v4
 cap 1.ls3 ls -A /mnt/v3
 cap 1.findmnt findmnt -rn -t nfs,nfs4 -o TARGET,SOURCE,FSTYPE,OPTIONS
+cap 6.ls-native ls -A /mnt/native
+cap 7.ls-bind ls -A /mnt/bind
+cap 67.units systemctl show --no-pager -p Id,ActiveState,Result,After,RequiresMountsFor mnt-native.mount mnt-bind.mount
 cap 1.units systemctl show --no-pager -p Id,ActiveState,Result,ActiveEnterTimestampMonotonic mnt-v4.mount mnt-v3.mount network-online.target systemd-networkd-wait-online.service remote-fs.target
 fact 1.statd "$(pids rpc.statd)"
 # 2 tests lock recovery, not the boot: a mount the boot failed to make (scenario 1 says
@@ -96,9 +132,12 @@ say CLIENT-DONE
 '''
 
 GUESTS = {
-    'server': common.guest('server', net.SERVER_ADDR, fstab=common.SERVER_FSTAB, files=common.SERVER_FILES,
-                           disks=common.SERVER_DISKS, script=SERVER_SH),
-    'client': common.guest('client', net.CLIENT_ADDR, fstab=common.CLIENT_FSTAB, script=CLIENT_SH),
+    'server': common.guest('server', net.SERVER_ADDR, fstab=common.SERVER_FSTAB,
+                           files=dict(common.SERVER_FILES, **SERVER_NATIVE), disks=common.SERVER_DISKS,
+                           prepare=ENABLE % ('mnt-loop.mount', 'mnt-loop.mount'), script=SERVER_SH),
+    'client': common.guest('client', net.CLIENT_ADDR, fstab=common.CLIENT_FSTAB + [CLIENT_BIND],
+                           files=CLIENT_NATIVE, prepare=ENABLE % ('mnt-native.mount', 'mnt-native.mount'),
+                           script=CLIENT_SH),
 }
 REBOOT = {'server'}   # this guest's qemu stays up when it reboots itself
 
@@ -144,9 +183,7 @@ def check(n, sc, rs, guests):
         sc.check(v3 and v3['fstype'] == 'nfs' and 'vers=3' in v3['options'] and 'nolock' not in v3['options'],
                  'the NFSv3 mount (with locking) is mounted at its first access, no manual action', v3)
         for key in ('1.ls4', '1.ls3'):
-            listing = client.text(key)
-            sc.check('DISK_CONTENT_MARKER' in listing and 'UNDERNEATH' not in listing,
-                     '%s lists the exported disk' % key[2:], listing.strip().replace('\n', ' ')[:200])
+            lists_disk(sc, client, key, key[2:])
         units = props_blocks(client.text('1.units'))
         for unit in ('mnt-v4.mount', 'mnt-v3.mount'):
             u = units.get(unit, {})
@@ -189,21 +226,73 @@ def check(n, sc, rs, guests):
         for line in notify[:8]:
             sc.note('server journal: ' + line.strip())
     elif n == 4:
-        g = guests['client']
-        off = g.marker('@@POWEROFF', last=True)
-        lines = [text for t, kind, text in g.events if kind == 'journal' and off is not None and t >= off]
-
-        def first(needle):
-            return next((i for i, l in enumerate(lines) if needle in l), None)
-        net_down = [i for i in (first('Stopping systemd-networkd.service'), first('Stopped target network.target'))
-                    if i is not None]
+        off, first, net_down = poweroff_journal(guests['client'])
         sc.check(off is not None and not client.host['hung'], 'the client powered off',
                  client.host['hung'] or 'no poweroff')
         for mnt in ('mnt-v4.mount', 'mnt-v3.mount'):
-            i = first('Unmounted %s' % mnt)
-            sc.check(i is not None and net_down and i < min(net_down),
-                     '%s unmounted before the network went down (journal order)' % mnt,
-                     'unmount line %s, network stop lines %s' % (i, net_down))
-        failed = [l for l in lines if 'Failed unmounting' in l or 'timed out' in l]
+            unmounted_before(sc, first, 'Unmounted %s' % mnt, net_down, 'the network went down')
+        failed = [l for l in first(None) if 'Failed unmounting' in l or 'timed out' in l]
         sc.check(not failed, 'no unmount failed or timed out at poweroff', failed[:3])
         sc.note('client shutdown %s s (host: @@POWEROFF to qemu exit)' % client.host.get('shutdown'))
+    elif n == 6:
+        units = props_blocks(client.text('67.units'))
+        native = units.get('mnt-native.mount', {})
+        sc.check(native.get('ActiveState') == 'active' and native.get('Result') == 'success',
+                 'the client\'s native mnt-native.mount is mounted by the boot', native)
+        sc.check('network-online.target' in native.get('After', '').split(),
+                 'mnt-native.mount is after network-online.target, as an fstab NFS line is',
+                 native.get('After', '')[:200])
+        lists_disk(sc, client, '6.ls-native', '/mnt/native on the client')
+        _, first, net_down = poweroff_journal(guests['client'])
+        unmounted_before(sc, first, 'Unmounted mnt-native.mount', net_down, 'the network went down')
+        loop = props_blocks(server.text('6.loop-unit')).get('mnt-loop.mount', {})
+        sc.check(loop.get('ActiveState') == 'active', 'the server\'s native loopback mnt-loop.mount is mounted', loop)
+        lists_disk(sc, server, '6.ls-loop', '/mnt/loop on the server (loopback)')
+        before = server.show_list('nfs-server.service', 'Before')
+        sc.check('mnt-loop.mount' in before, 'nfs-server.service is Before=mnt-loop.mount (the generator read '
+                 'the native unit)', ' '.join(before)[:200])
+        sc.check('mnt-loop.mount' not in server.show_list('nfs-server.service', 'After'),
+                 'nfs-server.service is not After=mnt-loop.mount', '')
+        for role, r in (('server', server), ('client', client)):
+            cycles = r.text('ordering-cycle').strip()
+            sc.check(not cycles, 'no ordering cycle in the %s\'s journal' % role, ' | '.join(cycles.splitlines()[:3]))
+    elif n == 7:
+        bind = props_blocks(client.text('67.units')).get('mnt-bind.mount', {})
+        sc.check(bind.get('ActiveState') == 'active' and bind.get('Result') == 'success',
+                 'the bind mount of /mnt/v4 is mounted by the boot', bind)
+        lists_disk(sc, client, '7.ls-bind', '/mnt/bind')
+        _, first, net_down = poweroff_journal(guests['client'])
+        unmounted_before(sc, first, 'Unmounted mnt-bind.mount', net_down, 'the network went down')
+        v4 = first('Unmounted mnt-v4.mount')
+        unmounted_before(sc, first, 'Unmounted mnt-bind.mount', [v4] if v4 is not None else [],
+                         '/mnt/v4, its source, was unmounted')
+        cycles = client.text('ordering-cycle').strip()
+        sc.check(not cycles, 'no ordering cycle in the client\'s journal', ' | '.join(cycles.splitlines()[:3]))
+
+
+def poweroff_journal(g):
+    """The journal of a guest's last poweroff, forwarded on its serial port: (when it began,
+    first(needle) -> index of the first line containing needle (None: every line), the
+    indexes of the lines that say the network is going down)."""
+    off = g.marker('@@POWEROFF', last=True)
+    lines = [text for t, kind, text in g.events if kind == 'journal' and off is not None and t >= off]
+
+    def first(needle):
+        if needle is None:
+            return lines
+        return next((i for i, l in enumerate(lines) if needle in l), None)
+    net_down = [i for i in (first('Stopping systemd-networkd.service'), first('Stopped target network.target'))
+                if i is not None]
+    return off, first, net_down
+
+
+def unmounted_before(sc, first, line, later, what):
+    i = first(line)
+    sc.check(i is not None and later and i < min(later), '%s before %s (journal order)' % (line, what),
+             'line %s, later lines %s' % (i, later))
+
+
+def lists_disk(sc, r, key, what):
+    listing = r.text(key)
+    sc.check('DISK_CONTENT_MARKER' in listing and 'UNDERNEATH' not in listing, '%s lists the exported disk' % what,
+             listing.strip().replace('\n', ' ')[:200])
