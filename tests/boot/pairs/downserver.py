@@ -21,13 +21,14 @@ sleep 1400
 
 CLIENT_SH = r'''
 link_facts
-cap 3.findmnt findmnt -rn -t nfs,nfs4 -o TARGET,SOURCE,FSTYPE,OPTIONS
 # A service with a file open for writing on each mount (ordered after its mount, as a
 # service with RequiresMountsFor= is).
 for v in v4 v3; do
 	systemd-run --unit=wire-open-$v -p RequiresMountsFor=/mnt/$v sh -c "exec 3>>/mnt/$v/open-file; echo data >&3; exec sleep infinity"
 done
 sleep 2
+# After the holders: the NFSv3 line is an automount, mounted by the first of them.
+cap 3.findmnt findmnt -rn -t nfs,nfs4 -o TARGET,SOURCE,FSTYPE,OPTIONS
 cap 3.open sh -c 'for v in v4 v3; do ls -l /proc/$(systemctl show -p MainPID --value wire-open-$v.service)/fd; done'
 say HOLDING
 # The host cuts the server's power now; wait until its NFS port stops answering.
