@@ -145,9 +145,8 @@ TIMELINE = {
     'client': [('client boot finished', '@@SETTLED'), ('client holds both locks', '@@LOCKED'),
                ('client sees the server\'s verdict', '@@SAW-CHECKED'), ('client poweroff', '@@POWEROFF')],
     'server': [('server boot finished', '@@SETTLED'), ('server reboots', '@@REBOOTING'),
-               ('server kernel up again', '@@BOOTED'), ('nfs-server started', 'Started nfs-server.service'),
-               ('sm-notify ran', 'rpc-statd-notify.service: Deactivated'),
-               ('NFSv4 grace started', 'NFSD: starting'), ('NFSv4 grace ended early', 'ending NFSv4 grace'),
+               ('server up again (scenario driver runs)', '@@BOOTED'), ('nfs-server started', 'Finished nfs-server.service'),
+               ('sm-notify started (tells the clients)', 'Started rpc-statd-notify.service'),
                ('server tries the locks (after grace)', '@@CHECKED')],
 }
 
