@@ -45,3 +45,10 @@ def blank(image, size='64M'):
     if os.path.exists(image):
         os.unlink(image)
     subprocess.run(['truncate', '-s', size, image], check=True)
+
+
+def empty_qcow2(image, size='64M'):
+    """A root disk with nothing on it, for a guest whose root comes over the network."""
+    if os.path.exists(image):
+        os.unlink(image)
+    subprocess.run(['qemu-img', 'create', '-q', '-f', 'qcow2', image, size], check=True)

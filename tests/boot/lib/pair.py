@@ -19,7 +19,7 @@ JOURNAL_FILES = {
 
 class Guest:
     def __init__(self, role, workdir, image, root, payload, result, data, nics, reboot=False,
-                 extra=(), shutdown_timeout=240):
+                 extra=(), shutdown_timeout=240, boot=None):
         self.role, self.workdir = role, workdir
         self.console = os.path.join(workdir, 'console.log')
         self.markers_log = os.path.join(workdir, 'markers.log')
@@ -28,7 +28,8 @@ class Guest:
             open(p, 'w').close()
         self.cmd = vm.command(image, self.console, self.markers_log, root, payload, result, data,
                               nics=nics, smp=1, reboot=reboot,
-                              extra=['-serial', 'file:' + self.journal_log] + list(extra))
+                              extra=['-serial', 'file:' + self.journal_log] + list(extra),
+                              **(boot or {}))
         self.shutdown_timeout = shutdown_timeout
         self.proc = None
         self.events = []     # (host time, 'marker'|'journal', text), in the order seen

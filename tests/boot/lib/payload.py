@@ -47,7 +47,7 @@ def build(workdir, boot, destdir=None, deb=None):
         'usr/local/sbin/boot-collect': _guest('collect'),
         'usr/local/lib/boot-suite/lib.sh': _guest('lib.sh'),
         'etc/systemd/system/boot-scenario.service': _guest('boot-scenario.service'),
-        'etc/fstab': ROOT_FSTAB + ''.join(l + '\n' for l in getattr(boot, 'FSTAB', [])),
+        'etc/fstab': getattr(boot, 'ROOT_FSTAB', ROOT_FSTAB) + ''.join(l + '\n' for l in getattr(boot, 'FSTAB', [])),
         'etc/boot-suite/scenario.sh': '#!/bin/bash\n. /usr/local/lib/boot-suite/lib.sh\n'
                                       + getattr(boot, 'SCENARIO_SH', ''),
     })

@@ -10,15 +10,17 @@ CMDLINE = ('console=ttyS0 root=/dev/vda rw init=/usr/local/sbin/preinit panic=-1
 
 
 def command(image_dir, console, markers, root_disk, payload_disk, result_disk, data_disks,
-            nics=('-nic', 'none'), smp=2, reboot=False, extra=()):
+            nics=('-nic', 'none'), smp=2, reboot=False, extra=(), kernel=None, initrd=None,
+            cmdline=CMDLINE):
     """The qemu command line of one guest. The multi-guest boots (lib/pair.py) give it a
     NIC on a host-local link (nics), one CPU each, may let a guest reboot itself (reboot),
-    and add a serial port for the forwarded journal (extra)."""
+    and add a serial port for the forwarded journal (extra). A diskless guest
+    (pairs/nfsroot.py) brings its own kernel, initrd and command line."""
     cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-machine', 'q35', '-cpu', 'max',
            '-m', '1024', '-smp', str(smp)] + list(nics) + ['-display', 'none'] + \
         ([] if reboot else ['-no-reboot']) + \
-        ['-monitor', 'none', '-kernel', os.path.join(image_dir, 'vmlinuz'),
-         '-initrd', os.path.join(image_dir, 'initrd.img'), '-append', CMDLINE,
+        ['-monitor', 'none', '-kernel', kernel or os.path.join(image_dir, 'vmlinuz'),
+         '-initrd', initrd or os.path.join(image_dir, 'initrd.img'), '-append', cmdline,
          '-serial', 'file:' + console, '-serial', 'file:' + markers] + list(extra)
     # Order matters: the guest sees these as vda (root), vdb (payload), vdc (results), vdd...
     for path, fmt in [(root_disk, 'qcow2'), (payload_disk, 'raw'), (result_disk, 'raw')] + \
