@@ -50,23 +50,16 @@ static bool source_is_nfs_export(const char *what) {
 }
 
 int mount_option_last_of(const char *options, const char *yes, const char *yes2, const char *no) {
-        _cleanup_free_ char *copy = strdup(options);
+        struct mount_option o;
         int state = -1;
 
-        if (!copy)
-                return -1;
-        for (char *p = copy, *name, *value;;) {
-                size_t name_size, value_size;
-                if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                        break;
-                if (value)
+        for (const char *p = options; mount_option_next(&p, &o);) {
+                if (o.value)
                         continue;
-#define IS(s) ((s) && name_size == strlen(s) && strncmp(name, (s), name_size) == 0)
-                if (IS(yes) || IS(yes2))
+                if (mount_option_is(&o, yes) || (yes2 && mount_option_is(&o, yes2)))
                         state = 1;
-                else if (IS(no))
+                else if (no && mount_option_is(&o, no))
                         state = 0;
-#undef IS
         }
         return state;
 }
@@ -258,29 +251,22 @@ static int check_bg(struct client_context *c, const struct fstab_mount *m) {
                 fix_line(c, m, options));
 }
 
-/* The NFS major version an fstab line asks for: the last of vers=,
- * nfsvers= and v2/v3/v4... wins, as in mount.nfs; type nfs4 is 4; 0 when
- * none is named (mount.nfs negotiates, NFSv4 first). */
+/* The NFS major version a mount asks for: the last of vers=, nfsvers= and
+ * v2/v3/v4... wins, as in mount.nfs; type nfs4 is 4; 0 when none is named
+ * (mount.nfs negotiates, NFSv4 first). */
 static int nfs_version_asked(const struct fstab_mount *m) {
-        _cleanup_free_ char *copy = strdup(m->options);
+        struct mount_option o;
         int version = 0;
 
-        if (!copy)
-                return -ENOMEM;
         if (strcmp(m->fstype, "nfs4") == 0)
                 return 4;
-        for (char *p = copy, *name, *value;;) {
-                size_t name_size, value_size;
-                if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                        break;
-                if (value && value_size > 0 &&
-                    ((name_size == 4 && strncmp(name, "vers", 4) == 0) ||
-                     (name_size == 7 && strncmp(name, "nfsvers", 7) == 0)))
-                        version = value[0] >= '2' && value[0] <= '4' ? value[0] - '0' : 0;
-                else if (!value && name_size >= 2 && name[0] == 'v' && name[1] >= '2' && name[1] <= '4' &&
-                         (name_size == 2 || name[2] == '.'))
-                        version = name[1] - '0';
-        }
+        for (const char *p = m->options; mount_option_next(&p, &o);)
+                if (o.value && o.value_size > 0 &&
+                    (mount_option_is(&o, "vers") || mount_option_is(&o, "nfsvers")))
+                        version = o.value[0] >= '2' && o.value[0] <= '4' ? o.value[0] - '0' : 0;
+                else if (!o.value && o.name_size >= 2 && o.name[0] == 'v' && o.name[1] >= '2' &&
+                         o.name[1] <= '4' && (o.name_size == 2 || o.name[2] == '.'))
+                        version = o.name[1] - '0';
         return version;
 }
 
@@ -303,8 +289,6 @@ static int check_v3_boot_mount(struct client_context *c, const struct fstab_moun
             nfs_source_is_loopback(m->what, c->in->hostname))
                 return 0;
         version = nfs_version_asked(m);
-        if (version < 0)
-                return version;
         if (version != 2 && version != 3)
                 return 0;
         where = escape_for_comment(m->where);

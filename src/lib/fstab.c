@@ -63,19 +63,34 @@ static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, si
         return 0;
 }
 
+bool mount_option_next(const char **cursor, struct mount_option *ret) {
+        char *p = (char *) *cursor, *name, *value;
+        size_t name_size, value_size;
+
+        if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
+                return false;
+        *ret = (struct mount_option){
+                .name = name, .name_size = name_size, .value = value, .value_size = value ? value_size : 0};
+        *cursor = p;
+        return true;
+}
+
+bool mount_option_is(const struct mount_option *o, const char *name) {
+        return o->name_size == strlen(name) && strncmp(o->name, name, o->name_size) == 0;
+}
+
 /* The flags that matter, in one pass over the options, and none when no
  * option could be one of them. */
 static void read_flags(struct fstab_mount *m) {
+        struct mount_option o;
+
         if (strstr(m->options, "noauto") || strstr(m->options, "nofail") || strstr(m->options, "_netdev"))
-                for (char *p = m->options, *name, *value;;) {
-                        size_t name_size, value_size;
-                        if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                                break;
-                        if (name_size == 6 && strncmp(name, "noauto", 6) == 0)
+                for (const char *p = m->options; mount_option_next(&p, &o);) {
+                        if (mount_option_is(&o, "noauto"))
                                 m->noauto = true;
-                        else if (name_size == 6 && strncmp(name, "nofail", 6) == 0)
+                        else if (mount_option_is(&o, "nofail"))
                                 m->nofail = true;
-                        else if (name_size == 7 && strncmp(name, "_netdev", 7) == 0)
+                        else if (mount_option_is(&o, "_netdev"))
                                 m->netdev = true;
                 }
         m->nfs = strcmp(m->fstype, "nfs") == 0 || strcmp(m->fstype, "nfs4") == 0;

@@ -74,6 +74,23 @@ static inline const char *fstab_mount_file(const struct fstab_table *t, const st
  * marked `shadowed`, and fstab_parse() reports each with both line numbers. */
 const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *where);
 
+/* One option of an option string, as libmount splits it: name and value
+ * point into the string (not NUL-terminated); value is NULL for an option
+ * without "=". */
+struct mount_option {
+        const char *name, *value;
+        size_t name_size, value_size;
+};
+
+/* The option at *cursor (which starts at the option string) in *ret, and
+ * *cursor moved past it; false at the end. The one walk over an option
+ * string: mount.nfs, mount(8) and systemd read options in order, so every
+ * "which one wins" question is answered by walking it. Nothing is copied:
+ * libmount only reads the string. */
+bool mount_option_next(const char **cursor, struct mount_option *ret);
+/* Whether the option is `name` (NUL-terminated) */
+bool mount_option_is(const struct mount_option *o, const char *name);
+
 /* Whether the mount carries option `name`; its value (or NULL) in *ret_value,
  * to be freed. Returns true/false. */
 bool fstab_mount_has_option(const struct fstab_mount *m, const char *name, char **ret_value);
