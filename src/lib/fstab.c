@@ -174,8 +174,25 @@ static int find_owners(struct fstab_table *t, struct diag_list *diags) {
         return 0;
 }
 
+/* NULL stays NULL; false when a copy could not be made */
+static bool copy_optional(char **dst, const char *src) {
+        *dst = src ? strdup(src) : NULL;
+        return !src || *dst;
+}
+
+static void fstab_mount_done(struct fstab_mount *m) {
+        free(m->where);
+        free(m->what);
+        free(m->fstype);
+        free(m->options);
+        free(m->unit_file);
+        free(m->mount_timeout);
+        free(m->automount_file);
+        free(m->idle_timeout);
+}
+
 static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
-        struct fstab_mount m = {.line = u->line, .masked = u->masked};
+        struct fstab_mount m = {.line = u->line, .options_line = u->options_line, .masked = u->masked};
 
         m.where = strdup(u->where ? u->where : "");
         m.what = strdup(strempty(u->what));
@@ -183,12 +200,11 @@ static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
         m.options = strdup(strempty(u->options));
         m.unit_file = strdup(u->path);
         if (!m.where || !m.what || !m.fstype || !m.options || !m.unit_file ||
+            !copy_optional(&m.mount_timeout, u->timeout) ||
+            !copy_optional(&m.automount_file, u->automount_path) ||
+            !copy_optional(&m.idle_timeout, u->automount_timeout) ||
             array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0) {
-                free(m.where);
-                free(m.what);
-                free(m.fstype);
-                free(m.options);
-                free(m.unit_file);
+                fstab_mount_done(&m);
                 return -ENOMEM;
         }
         read_flags(&m);
@@ -364,13 +380,8 @@ bool fstab_mount_has_option(const struct fstab_mount *m, const char *name, char 
 }
 
 void fstab_table_free(struct fstab_table *t) {
-        for (size_t i = 0; i < t->n; i++) {
-                free(t->mounts[i].where);
-                free(t->mounts[i].what);
-                free(t->mounts[i].fstype);
-                free(t->mounts[i].options);
-                free(t->mounts[i].unit_file);
-        }
+        for (size_t i = 0; i < t->n; i++)
+                fstab_mount_done(&t->mounts[i]);
         free(t->mounts);
         strmap_free(&t->owners);
         *t = (struct fstab_table){};

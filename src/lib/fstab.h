@@ -24,6 +24,11 @@ struct fstab_mount {
         /* NULL for a line of the table's file; else the .mount unit that
          * declares this mount (fstab_mount_file() gives either) */
         char *unit_file;
+        /* for a unit: the line of Options= (0: none), [Mount] TimeoutSec=,
+         * and the .automount unit of its mount point with its
+         * TimeoutIdleSec= (NULL: not set, or no .automount unit) */
+        unsigned options_line;
+        char *mount_timeout, *automount_file, *idle_timeout;
         bool masked; /* a unit linked to /dev/null: the mount point is never mounted */
         bool noauto, nofail, netdev;
         bool nfs; /* type nfs or nfs4 */
