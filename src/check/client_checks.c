@@ -1,8 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Client-side checks of nfs-systemd-check (issue 11): what systemd makes of
- * the NFS lines of /etc/fstab. Each rule below says when systemd gets it
- * wrong, because most NFS lines need none of these options: systemd already
- * treats type nfs and nfs4 as network filesystems. */
+ * the NFS mounts of /etc/fstab and of the native .mount units. Each rule
+ * below says when systemd gets it wrong, because most NFS mounts need none
+ * of these options: systemd already treats type nfs and nfs4 as network
+ * filesystems. A .mount unit gets the same default dependencies from the
+ * manager as the unit systemd-fstab-generator writes for a line (network
+ * type or _netdev: after network-online.target, before remote-fs.target;
+ * else before local-fs.target; neither with nofail or x-systemd.automount in
+ * Options=; src/core/mount.c, systemd 252 and 257), so the same rules hold;
+ * what differs is the fix, and that automounts and time limits are units
+ * and settings of their own there (x-systemd.* options are read by
+ * systemd-fstab-generator only). */
 #include <errno.h>
 #include <libmount.h>
 #include <stdlib.h>
@@ -50,23 +58,16 @@ static bool source_is_nfs_export(const char *what) {
 }
 
 int mount_option_last_of(const char *options, const char *yes, const char *yes2, const char *no) {
-        _cleanup_free_ char *copy = strdup(options);
+        struct mount_option o;
         int state = -1;
 
-        if (!copy)
-                return -1;
-        for (char *p = copy, *name, *value;;) {
-                size_t name_size, value_size;
-                if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                        break;
-                if (value)
+        for (const char *p = options; mount_option_next(&p, &o);) {
+                if (o.value)
                         continue;
-#define IS(s) ((s) && name_size == strlen(s) && strncmp(name, (s), name_size) == 0)
-                if (IS(yes) || IS(yes2))
+                if (mount_option_is(&o, yes) || (yes2 && mount_option_is(&o, yes2)))
                         state = 1;
-                else if (IS(no))
+                else if (no && mount_option_is(&o, no))
                         state = 0;
-#undef IS
         }
         return state;
 }
@@ -92,6 +93,52 @@ static char *fix_line(const struct client_context *c, const struct fstab_mount *
         return quoted ? strprintf("replace line %u of %s with %s, then run systemctl daemon-reload", m->line,
                                   c->fstab_file, quoted)
                       : NULL;
+}
+
+/* "replace line N of FILE (Options=...) with 'Options=...'": the unit's
+ * setting with `options` in it, specifiers doubled as in any unit value */
+static char *fix_unit_options(const struct fstab_mount *m, const char *options) {
+        _cleanup_(buf_free) struct buf setting = {};
+        _cleanup_free_ char *quoted = NULL;
+
+        buf_puts(&setting, "Options=");
+        /* read from a unit file, with plain options added: representable */
+        if (unit_value_append_verbatim(&setting, *options ? options : "defaults") < 0 ||
+            buf_status(&setting) < 0)
+                return NULL;
+        quoted = shell_quote(setting.data);
+        if (!quoted)
+                return NULL;
+        if (m->options_line > 0)
+                return strprintf("in %s, replace the Options= line (line %u) with %s, then run systemctl "
+                                 "daemon-reload",
+                                 m->unit_file, m->options_line, quoted);
+        return strprintf("in %s, add the line %s to [Mount], then run systemctl daemon-reload", m->unit_file,
+                         quoted);
+}
+
+/* The edit that gives mount `m` the option string `options`, where it is
+ * declared: its fstab line or its unit's Options= */
+static char *fix_options(const struct client_context *c, const struct fstab_mount *m, const char *options) {
+        return m->unit_file ? fix_unit_options(m, options) : fix_line(c, m, options);
+}
+
+/* Whether the mount is made at the first access instead of at boot: a line
+ * with x-systemd.automount (systemd-fstab-generator writes the .automount
+ * unit), a unit with an .automount unit of its own. In a unit's Options=,
+ * x-systemd.automount makes no automount (the manager only leaves out the
+ * Before= on local-fs.target or remote-fs.target for it). A unit with an
+ * .automount is taken for one mounted on access: whether the .mount is
+ * enabled on its own as well is not read. */
+static bool mounted_on_access(const struct fstab_mount *m) {
+        return m->unit_file ? m->automount_file != NULL
+                            : fstab_mount_has_option(m, "x-systemd.automount", NULL);
+}
+
+/* Whether a unit's time span (TimeoutSec=, TimeoutIdleSec=) sets a limit:
+ * "0" and "infinity" (and unset) mean none; any non-zero digit is one. */
+static bool timespan_is_limit(const char *span) {
+        return span && strpbrk(span, "123456789");
 }
 
 /* The options with `add` appended */
@@ -126,7 +173,8 @@ static const struct fstab_mount *nfs_mount_holding(const struct client_context *
 static int check_auto_nfs(struct client_context *c, const struct fstab_mount *m) {
         _cleanup_free_ char *where = NULL, *what = NULL, *options = NULL;
 
-        if (m->netdev || fstype_is_network(m->fstype) || strcmp(m->fstype, "auto") != 0 ||
+        /* (a unit without Type= is the same case, not checked yet) */
+        if (m->unit_file || m->netdev || fstype_is_network(m->fstype) || strcmp(m->fstype, "auto") != 0 ||
             !source_is_nfs_export(m->what))
                 return 0;
         where = escape_for_comment(m->where);
@@ -149,14 +197,19 @@ static int check_auto_nfs(struct client_context *c, const struct fstab_mount *m)
  * orders it before local-fs.target and after that NFS mount, which comes
  * after the network: an ordering cycle (systemd issue #1258), broken at
  * boot by dropping some job. Not with nofail or x-systemd.automount (no
- * Before=local-fs.target then) nor noauto (not in the boot transaction). */
+ * Before=local-fs.target then) nor noauto (not in the boot transaction).
+ * The same for a .mount unit: the manager gives it those dependencies, a
+ * bind mount's source included (RequiresMountsFor= on What=); one with an
+ * .automount unit is taken to be mounted on access, out of the boot
+ * transaction. */
 static int check_local_on_nfs(struct client_context *c, const struct fstab_mount *m) {
         _cleanup_free_ char *source = NULL, *where = NULL, *nfs_where = NULL, *options = NULL;
         const struct fstab_mount *nfs = NULL;
         bool bind, oom = false;
 
         if (m->netdev || m->noauto || m->nofail || fstype_is_network(m->fstype) ||
-            fstab_mount_has_option(m, "x-systemd.automount", NULL))
+            /* the option, in a unit too, drops Before=local-fs.target */
+            fstab_mount_has_option(m, "x-systemd.automount", NULL) || mounted_on_access(m))
                 return 0;
         bind = fstab_mount_has_option(m, "bind", NULL) || fstab_mount_has_option(m, "rbind", NULL);
         if (bind && m->what[0] == '/') {
@@ -178,7 +231,8 @@ static int check_local_on_nfs(struct client_context *c, const struct fstab_mount
         if (!where || !nfs_where || !options)
                 return -ENOMEM;
         return finding_add(
-                c->findings, DIAG_ERROR, "local-mount-on-nfs-without-netdev", c->fstab_file, m->line, NULL,
+                c->findings, DIAG_ERROR, "local-mount-on-nfs-without-netdev",
+                fstab_mount_file(&c->in->fstab, m), m->line, NULL,
                 strprintf("%s %s the NFS mount %s (%s:%u) but has no _netdev: systemd orders it before "
                           "local-fs.target and after that NFS mount, which waits for the network: an "
                           "ordering cycle (systemd issue #1258) that systemd breaks at boot by dropping a "
@@ -186,37 +240,60 @@ static int check_local_on_nfs(struct client_context *c, const struct fstab_mount
                           where,
                           source && nfs && path_is_at_or_below(source, nfs->where) ? "binds a path on"
                                                                                    : "lies inside",
-                          nfs_where, c->fstab_file, nfs->line),
-                fix_line(c, m, options));
+                          nfs_where, fstab_mount_file(&c->in->fstab, nfs), nfs->line),
+                fix_options(c, m, options));
 }
 
-/* x-systemd.automount on a hard NFS mount: each access while the server is
- * away waits for the mount job (90 s by default, more with retry=), and a
- * mount that stays after the server went away hangs every access and the
- * shutdown. */
-static int check_automount_timeouts(struct client_context *c, const struct fstab_mount *m) {
-        bool mount_timeout = fstab_mount_has_option(m, "x-systemd.mount-timeout", NULL);
-        bool idle_timeout = fstab_mount_has_option(m, "x-systemd.idle-timeout", NULL);
-        _cleanup_free_ char *where = NULL, *options = NULL, *missing = NULL;
+/* The edit that sets the missing time limits of an automount unit's mount:
+ * TimeoutSec= in the .mount unit, TimeoutIdleSec= in the .automount. */
+static char *fix_unit_timeouts(const struct fstab_mount *m, bool mount_timeout, bool idle_timeout) {
+        return strprintf("%s%s%s%s%s%s%s, then run systemctl daemon-reload", mount_timeout ? "" : "in ",
+                         mount_timeout ? "" : m->unit_file,
+                         mount_timeout ? "" : ", set TimeoutSec=30s in [Mount]",
+                         mount_timeout || idle_timeout ? "" : "; ", idle_timeout ? "" : "in ",
+                         idle_timeout ? "" : m->automount_file,
+                         idle_timeout ? "" : ", set TimeoutIdleSec=10min in [Automount]");
+}
 
-        if (!m->nfs || !fstab_mount_has_option(m, "x-systemd.automount", NULL) ||
-            mount_option_last_of(m->options, "soft", "softerr", "hard") == 1 ||
-            (mount_timeout && idle_timeout))
+/* An automount of a hard NFS mount: each access while the server is away
+ * waits for the mount job (90 s by default, more with retry=), and a mount
+ * that stays after the server went away hangs every access and the
+ * shutdown. The limits are x-systemd.mount-timeout= and
+ * x-systemd.idle-timeout= on a line (any value counts), TimeoutSec= and the
+ * .automount's TimeoutIdleSec= for a unit (a limit, not 0 or infinity). */
+static int check_automount_timeouts(struct client_context *c, const struct fstab_mount *m) {
+        bool unit = m->unit_file, mount_timeout, idle_timeout;
+        const char *mount_timeout_name = unit ? "TimeoutSec=" : "x-systemd.mount-timeout=",
+                   *idle_timeout_name = unit ? "TimeoutIdleSec=" : "x-systemd.idle-timeout=";
+        _cleanup_free_ char *where = NULL, *options = NULL, *missing = NULL, *missing_names = NULL;
+
+        if (!m->nfs || !mounted_on_access(m) ||
+            mount_option_last_of(m->options, "soft", "softerr", "hard") == 1)
                 return 0;
-        missing = strprintf("%s%s%s", mount_timeout ? "" : "x-systemd.mount-timeout=30s",
-                            mount_timeout || idle_timeout ? "" : ",",
-                            idle_timeout ? "" : "x-systemd.idle-timeout=10min");
+        mount_timeout = unit ? timespan_is_limit(m->mount_timeout)
+                             : fstab_mount_has_option(m, "x-systemd.mount-timeout", NULL);
+        idle_timeout = unit ? timespan_is_limit(m->idle_timeout)
+                            : fstab_mount_has_option(m, "x-systemd.idle-timeout", NULL);
+        if (mount_timeout && idle_timeout)
+                return 0;
+        missing_names = strprintf("%s%s%s", mount_timeout ? "" : mount_timeout_name,
+                                  mount_timeout || idle_timeout ? "" : " and ",
+                                  idle_timeout ? "" : idle_timeout_name);
         where = escape_for_comment(m->where);
-        options = missing ? options_with(m->options, missing) : NULL;
-        if (!where || !options)
+        if (!unit) {
+                missing = strprintf("%s%s%s", mount_timeout ? "" : "x-systemd.mount-timeout=30s",
+                                    mount_timeout || idle_timeout ? "" : ",",
+                                    idle_timeout ? "" : "x-systemd.idle-timeout=10min");
+                options = missing ? options_with(m->options, missing) : NULL;
+                if (!options)
+                        return -ENOMEM;
+        }
+        if (!where || !missing_names)
                 return -ENOMEM;
         return finding_add(
-                c->findings, DIAG_WARNING, "automount-hard-without-timeout", c->fstab_file, m->line, NULL,
-                strprintf("%s is an automount of a hard NFS mount without %s: %s%s%s", where,
-                          !mount_timeout && !idle_timeout
-                                  ? "x-systemd.mount-timeout= and x-systemd.idle-timeout="
-                          : mount_timeout ? "x-systemd.idle-timeout="
-                                          : "x-systemd.mount-timeout=",
+                c->findings, DIAG_WARNING, "automount-hard-without-timeout",
+                fstab_mount_file(&c->in->fstab, m), m->line, NULL,
+                strprintf("%s is an automount of a hard NFS mount without %s: %s%s%s", where, missing_names,
                           mount_timeout
                                   ? ""
                                   : "while the server is away, every access waits for the mount job "
@@ -227,14 +304,28 @@ static int check_automount_timeouts(struct client_context *c, const struct fstab
                                        : "once mounted it stays mounted, so when the server goes away every "
                                          "access and the unmount at shutdown hang (hard mounts retry "
                                          "forever), where an idle automount would have been unmounted"),
-                fix_line(c, m, options));
+                unit ? fix_unit_timeouts(m, mount_timeout, idle_timeout) : fix_line(c, m, options));
 }
 
-/* bg: systemd-fstab-generator does not put mount.nfs in the background; it
- * turns the line into "x-systemd.mount-timeout=infinity,retry=10000,nofail,
- * ...,fg" (systemd 252 and 257; seen in the unit it writes). */
+/* bg on a line: systemd-fstab-generator does not put mount.nfs in the
+ * background; it turns the line into "x-systemd.mount-timeout=infinity,
+ * retry=10000,nofail,...,fg" (systemd 252 and 257; seen in the unit it
+ * writes).
+ * bg in a unit's Options=: nothing rewrites it, and mount.nfs, run by the
+ * manager as the unit's mount process, does what bg says: when the first
+ * attempt fails for a reason that may pass (the server is away), it
+ * forks, the parent exits 0 (nfs-utils mount.c, EX_BG then daemon()),
+ * and the manager, which finds no mount for a mount process that
+ * succeeded, fails the unit ("Mount process finished, but there is no
+ * mount.", result 'protocol'; src/core/mount.c). The unit and all that
+ * requires it fail at boot while mount.nfs goes on retrying in the unit's
+ * control group. So we report it for a unit too, with its own words; the
+ * fix drops bg (no nofail: in a unit it only leaves out the ordering
+ * before remote-fs.target, and a failed unit that is only wanted holds up
+ * nothing). */
 static int check_bg(struct client_context *c, const struct fstab_mount *m) {
         _cleanup_free_ char *where = NULL, *options = NULL;
+        char *message;
 
         if (!m->nfs || mount_option_last_of(m->options, "bg", NULL, "fg") != 1)
                 return 0;
@@ -244,44 +335,80 @@ static int check_bg(struct client_context *c, const struct fstab_mount *m) {
                 return -ENOMEM;
         while (mnt_optstr_remove_option(&options, "bg") == 0)
                 ;
-        if (!m->nofail && mnt_optstr_append_option(&options, "nofail", NULL) != 0)
+        if (!m->unit_file && !m->nofail && mnt_optstr_append_option(&options, "nofail", NULL) != 0)
                 return -ENOMEM;
-        return finding_add(
-                c->findings, DIAG_WARNING, "nfs-bg-option", c->fstab_file, m->line, NULL,
-                strprintf("%s has bg, which systemd does not run in the background: systemd-fstab-generator "
-                          "makes it a nofail foreground mount with retry=10000 and no time limit, so while "
-                          "the server is away its start job stays queued for up to 10000 minutes (about a "
-                          "week) and everything ordered after it waits as long; nofail alone lets boot go "
-                          "on and gives up after mount.nfs's foreground retry (2 minutes); add "
-                          "x-systemd.automount to mount it whenever the server is back",
-                          where),
-                fix_line(c, m, options));
+        if (m->unit_file)
+                message = strprintf(
+                        "%s has bg in Options=, which systemd does not handle for a mount unit: when the "
+                        "server "
+                        "does not answer the first attempt, mount.nfs goes on in the background and exits "
+                        "0, "
+                        "systemd finds no mount and fails the unit (\"Mount process finished, but there is "
+                        "no "
+                        "mount.\"), so the unit and everything that requires it fail at boot even when the "
+                        "background mount succeeds later; without bg the unit waits for the server up to "
+                        "its "
+                        "start timeout (TimeoutSec=, 90 s by default); an .automount unit mounts it "
+                        "whenever "
+                        "the server is back",
+                        where);
+        else
+                message = strprintf(
+                        "%s has bg, which systemd does not run in the background: systemd-fstab-generator "
+                        "makes it a nofail foreground mount with retry=10000 and no time limit, so while "
+                        "the server is away its start job stays queued for up to 10000 minutes (about a "
+                        "week) and everything ordered after it waits as long; nofail alone lets boot go "
+                        "on and gives up after mount.nfs's foreground retry (2 minutes); add "
+                        "x-systemd.automount to mount it whenever the server is back",
+                        where);
+        return finding_add(c->findings, DIAG_WARNING, "nfs-bg-option", fstab_mount_file(&c->in->fstab, m),
+                           m->line, NULL, message, fix_options(c, m, options));
 }
 
-/* The NFS major version an fstab line asks for: the last of vers=,
- * nfsvers= and v2/v3/v4... wins, as in mount.nfs; type nfs4 is 4; 0 when
- * none is named (mount.nfs negotiates, NFSv4 first). */
+/* The NFS major version a mount asks for: the last of vers=, nfsvers= and
+ * v2/v3/v4... wins, as in mount.nfs; type nfs4 is 4; 0 when none is named
+ * (mount.nfs negotiates, NFSv4 first). */
 static int nfs_version_asked(const struct fstab_mount *m) {
-        _cleanup_free_ char *copy = strdup(m->options);
+        struct mount_option o;
         int version = 0;
 
-        if (!copy)
-                return -ENOMEM;
         if (strcmp(m->fstype, "nfs4") == 0)
                 return 4;
-        for (char *p = copy, *name, *value;;) {
-                size_t name_size, value_size;
-                if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                        break;
-                if (value && value_size > 0 &&
-                    ((name_size == 4 && strncmp(name, "vers", 4) == 0) ||
-                     (name_size == 7 && strncmp(name, "nfsvers", 7) == 0)))
-                        version = value[0] >= '2' && value[0] <= '4' ? value[0] - '0' : 0;
-                else if (!value && name_size >= 2 && name[0] == 'v' && name[1] >= '2' && name[1] <= '4' &&
-                         (name_size == 2 || name[2] == '.'))
-                        version = name[1] - '0';
-        }
+        for (const char *p = m->options; mount_option_next(&p, &o);)
+                if (o.value && o.value_size > 0 &&
+                    (mount_option_is(&o, "vers") || mount_option_is(&o, "nfsvers")))
+                        version = o.value[0] >= '2' && o.value[0] <= '4' ? o.value[0] - '0' : 0;
+                else if (!o.value && o.name_size >= 2 && o.name[0] == 'v' && o.name[1] >= '2' &&
+                         o.name[1] <= '4' && (o.name_size == 2 || o.name[2] == '.'))
+                        version = o.name[1] - '0';
         return version;
+}
+
+/* The edit that mounts a unit's filesystem on access, with the time limits
+ * check_automount_timeouts() asks for: an .automount unit beside it,
+ * enabled in its place. */
+static char *fix_unit_automount(const struct fstab_mount *m) {
+        _cleanup_(buf_free) struct buf where_setting = {};
+        _cleanup_free_ char *mount_name = NULL, *automount_name = NULL, *where = NULL, *mount_quoted = NULL,
+                            *automount_quoted = NULL;
+        size_t stem = strlen(m->unit_file) - strlen(".mount");
+
+        buf_puts(&where_setting, "Where=");
+        /* a mount point systemd has a unit name for: representable */
+        if (unit_value_append_verbatim(&where_setting, m->where) < 0 || buf_status(&where_setting) < 0 ||
+            unit_name_from_path(m->where, "mount", &mount_name) < 0 ||
+            unit_name_from_path(m->where, "automount", &automount_name) < 0)
+                return NULL;
+        where = shell_quote(where_setting.data);
+        mount_quoted = shell_quote(mount_name);
+        automount_quoted = shell_quote(automount_name);
+        if (!where || !mount_quoted || !automount_quoted)
+                return NULL;
+        return strprintf(
+                "create %.*s.automount with the lines [Automount], %s, TimeoutIdleSec=10min, [Install] "
+                "and WantedBy=remote-fs.target; in %s, set TimeoutSec=30s in [Mount]; then run "
+                "systemctl daemon-reload, systemctl disable %s and systemctl enable %s",
+                (int) stem, m->unit_file, where, m->unit_file, mount_quoted, automount_quoted);
 }
 
 /* NFSv2/3 at boot: mount.nfs asks the server's rpcbind for the NFS and
@@ -293,18 +420,16 @@ static int nfs_version_asked(const struct fstab_mount *m) {
  * NFSv4 connects to port 2049 and retries a refused connection for two
  * minutes. No ordering on either host closes that window; an automount
  * mounts at the first access and tries again at the next. A loopback mount
- * is left out: the server is ordered before it. */
+ * is left out: the server is ordered before it. A unit is made once at boot
+ * when it has no .automount unit, whatever its Options= say. */
 static int check_v3_boot_mount(struct client_context *c, const struct fstab_mount *m) {
         _cleanup_free_ char *where = NULL, *options = NULL;
         int version;
 
-        if (!m->nfs || m->noauto || strcmp(m->where, "/") == 0 ||
-            fstab_mount_has_option(m, "x-systemd.automount", NULL) ||
+        if (!m->nfs || m->noauto || strcmp(m->where, "/") == 0 || mounted_on_access(m) ||
             nfs_source_is_loopback(m->what, c->in->hostname))
                 return 0;
         version = nfs_version_asked(m);
-        if (version < 0)
-                return version;
         if (version != 2 && version != 3)
                 return 0;
         where = escape_for_comment(m->where);
@@ -313,15 +438,15 @@ static int check_v3_boot_mount(struct client_context *c, const struct fstab_moun
         if (!where || !options)
                 return -ENOMEM;
         return finding_add(
-                c->findings, DIAG_NOTE, "nfsv3-mount-gives-up-while-server-boots", c->fstab_file, m->line,
-                NULL,
+                c->findings, DIAG_NOTE, "nfsv3-mount-gives-up-while-server-boots",
+                fstab_mount_file(&c->in->fstab, m), m->line, NULL,
                 strprintf("%s is an NFSv%d mount made once at boot: when its server boots at the same time "
                           "(after a power cut), the server's rpcbind answers \"program not registered\" "
                           "until nfsd has started, mount.nfs takes three such answers as final (about 7 s) "
                           "and the mount stays failed until someone starts it again; no ordering on either "
                           "host closes that window (NFSv4 retries a refused connection for 2 minutes)",
                           where, version),
-                fix_line(c, m, options));
+                m->unit_file ? fix_unit_automount(m) : fix_line(c, m, options));
 }
 
 const char *const network_unit_names[_NETWORK_UNIT_MAX] = {
@@ -369,7 +494,9 @@ static int check_wait_online(struct client_context *c) {
                 return 0;
         for (size_t i = 0; i < in->fstab.n && !first; i++) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
-                if (m->nfs && !m->shadowed && !m->noauto && !m->unit_file)
+                /* a .mount unit too: the manager orders it after
+                 * network-online.target as well */
+                if (m->nfs && !m->shadowed && !m->noauto)
                         first = m;
         }
         if (!first)
@@ -378,8 +505,8 @@ static int check_wait_online(struct client_context *c) {
         if (!where)
                 return -ENOMEM;
         return finding_add(
-                c->findings, DIAG_WARNING, "network-online-not-waited", c->fstab_file, first->line,
-                network_unit_names[wait_online],
+                c->findings, DIAG_WARNING, "network-online-not-waited", fstab_mount_file(&in->fstab, first),
+                first->line, network_unit_names[wait_online],
                 strprintf("%s manages the network (%s) but no wait-online service is enabled (%s, %s, %s or "
                           "%s): network-online.target, which the NFS mounts (%s first) wait for, is "
                           "reached at once, so mount.nfs runs before the network is configured and the "
@@ -430,8 +557,9 @@ int client_checks_run(const struct check_input *in, struct finding_list *finding
         for (size_t i = 0; i < in->fstab.n && r >= 0; i++) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
 
-                /* systemd ignores a line that does not own its mount point */
-                if (m->shadowed || m->unit_file)
+                /* systemd ignores a line or unit that does not own its
+                 * mount point, and never mounts a masked one */
+                if (m->shadowed || m->masked)
                         continue;
                 r = check_auto_nfs(&c, m);
                 if (r >= 0)

@@ -317,12 +317,15 @@ int unit_value_append_verbatim(struct buf *out, const char *value) {
         return buf_status(out);
 }
 
-char *escape_for_comment(const char *s) {
+static char *comment_text(const char *s, bool already_escaped) {
         struct buf text = {};
 
         buf_puts(&text, "");
         for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
-                if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+                /* a backslash of text escaped already starts one of its
+                 * escapes; only one at the very end could continue the line */
+                bool keep_backslash = already_escaped && p[1] != '\0';
+                if (*p >= 0x20 && *p < 0x7f && (*p != '\\' || keep_backslash))
                         buf_putc(&text, (char) *p);
                 else
                         escape_byte(&text, *p);
@@ -332,4 +335,12 @@ char *escape_for_comment(const char *s) {
                 return NULL;
         }
         return text.data;
+}
+
+char *escape_for_comment(const char *s) {
+        return comment_text(s, false);
+}
+
+char *comment_from_escaped(const char *s) {
+        return comment_text(s, true);
 }

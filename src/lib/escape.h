@@ -64,3 +64,9 @@ char *shell_quote(const char *s);
 /* Text safe for a comment line: printable ASCII kept, everything else (and the
  * backslash, so no line can end in one) as \xNN. Returns NULL on OOM. */
 char *escape_for_comment(const char *s);
+/* The same line for text that holds escape_for_comment()'s escapes already
+ * (a diagnostic's message: the readers escape what they quote): kept as it
+ * is, so that it is escaped once, not twice; a byte it should not hold (a
+ * reader that quoted raw text) is still escaped, and a backslash at the very
+ * end too. Returns NULL on OOM. */
+char *comment_from_escaped(const char *s);

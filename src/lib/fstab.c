@@ -63,19 +63,34 @@ static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, si
         return 0;
 }
 
+bool mount_option_next(const char **cursor, struct mount_option *ret) {
+        char *p = (char *) *cursor, *name, *value;
+        size_t name_size, value_size;
+
+        if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
+                return false;
+        *ret = (struct mount_option){
+                .name = name, .name_size = name_size, .value = value, .value_size = value ? value_size : 0};
+        *cursor = p;
+        return true;
+}
+
+bool mount_option_is(const struct mount_option *o, const char *name) {
+        return o->name_size == strlen(name) && strncmp(o->name, name, o->name_size) == 0;
+}
+
 /* The flags that matter, in one pass over the options, and none when no
  * option could be one of them. */
 static void read_flags(struct fstab_mount *m) {
+        struct mount_option o;
+
         if (strstr(m->options, "noauto") || strstr(m->options, "nofail") || strstr(m->options, "_netdev"))
-                for (char *p = m->options, *name, *value;;) {
-                        size_t name_size, value_size;
-                        if (mnt_optstr_next_option(&p, &name, &name_size, &value, &value_size) != 0)
-                                break;
-                        if (name_size == 6 && strncmp(name, "noauto", 6) == 0)
+                for (const char *p = m->options; mount_option_next(&p, &o);) {
+                        if (mount_option_is(&o, "noauto"))
                                 m->noauto = true;
-                        else if (name_size == 6 && strncmp(name, "nofail", 6) == 0)
+                        else if (mount_option_is(&o, "nofail"))
                                 m->nofail = true;
-                        else if (name_size == 7 && strncmp(name, "_netdev", 7) == 0)
+                        else if (mount_option_is(&o, "_netdev"))
                                 m->netdev = true;
                 }
         m->nfs = strcmp(m->fstype, "nfs") == 0 || strcmp(m->fstype, "nfs4") == 0;
@@ -159,8 +174,25 @@ static int find_owners(struct fstab_table *t, struct diag_list *diags) {
         return 0;
 }
 
+/* NULL stays NULL; false when a copy could not be made */
+static bool copy_optional(char **dst, const char *src) {
+        *dst = src ? strdup(src) : NULL;
+        return !src || *dst;
+}
+
+static void fstab_mount_done(struct fstab_mount *m) {
+        free(m->where);
+        free(m->what);
+        free(m->fstype);
+        free(m->options);
+        free(m->unit_file);
+        free(m->mount_timeout);
+        free(m->automount_file);
+        free(m->idle_timeout);
+}
+
 static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
-        struct fstab_mount m = {.line = u->line, .masked = u->masked};
+        struct fstab_mount m = {.line = u->line, .options_line = u->options_line, .masked = u->masked};
 
         m.where = strdup(u->where ? u->where : "");
         m.what = strdup(strempty(u->what));
@@ -168,12 +200,11 @@ static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
         m.options = strdup(strempty(u->options));
         m.unit_file = strdup(u->path);
         if (!m.where || !m.what || !m.fstype || !m.options || !m.unit_file ||
+            !copy_optional(&m.mount_timeout, u->timeout) ||
+            !copy_optional(&m.automount_file, u->automount_path) ||
+            !copy_optional(&m.idle_timeout, u->automount_timeout) ||
             array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0) {
-                free(m.where);
-                free(m.what);
-                free(m.fstype);
-                free(m.options);
-                free(m.unit_file);
+                fstab_mount_done(&m);
                 return -ENOMEM;
         }
         read_flags(&m);
@@ -349,13 +380,8 @@ bool fstab_mount_has_option(const struct fstab_mount *m, const char *name, char 
 }
 
 void fstab_table_free(struct fstab_table *t) {
-        for (size_t i = 0; i < t->n; i++) {
-                free(t->mounts[i].where);
-                free(t->mounts[i].what);
-                free(t->mounts[i].fstype);
-                free(t->mounts[i].options);
-                free(t->mounts[i].unit_file);
-        }
+        for (size_t i = 0; i < t->n; i++)
+                fstab_mount_done(&t->mounts[i]);
         free(t->mounts);
         strmap_free(&t->owners);
         *t = (struct fstab_table){};

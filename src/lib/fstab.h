@@ -24,6 +24,11 @@ struct fstab_mount {
         /* NULL for a line of the table's file; else the .mount unit that
          * declares this mount (fstab_mount_file() gives either) */
         char *unit_file;
+        /* for a unit: the line of Options= (0: none), [Mount] TimeoutSec=,
+         * and the .automount unit of its mount point with its
+         * TimeoutIdleSec= (NULL: not set, or no .automount unit) */
+        unsigned options_line;
+        char *mount_timeout, *automount_file, *idle_timeout;
         bool masked; /* a unit linked to /dev/null: the mount point is never mounted */
         bool noauto, nofail, netdev;
         bool nfs; /* type nfs or nfs4 */
@@ -73,6 +78,23 @@ static inline const char *fstab_mount_file(const struct fstab_table *t, const st
  * exists"). NULL when no line mounts `where` (normalised). Later lines are
  * marked `shadowed`, and fstab_parse() reports each with both line numbers. */
 const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *where);
+
+/* One option of an option string, as libmount splits it: name and value
+ * point into the string (not NUL-terminated); value is NULL for an option
+ * without "=". */
+struct mount_option {
+        const char *name, *value;
+        size_t name_size, value_size;
+};
+
+/* The option at *cursor (which starts at the option string) in *ret, and
+ * *cursor moved past it; false at the end. The one walk over an option
+ * string: mount.nfs, mount(8) and systemd read options in order, so every
+ * "which one wins" question is answered by walking it. Nothing is copied:
+ * libmount only reads the string. */
+bool mount_option_next(const char **cursor, struct mount_option *ret);
+/* Whether the option is `name` (NUL-terminated) */
+bool mount_option_is(const struct mount_option *o, const char *name);
 
 /* Whether the mount carries option `name`; its value (or NULL) in *ret_value,
  * to be freed. Returns true/false. */

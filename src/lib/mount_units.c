@@ -52,6 +52,18 @@ static int unspecify(const char *value, char **ret) {
         return 0;
 }
 
+/* A time span as written: systemd reads it without specifiers (a "%" makes
+ * it invalid, and systemd ignores that setting, not the unit) */
+static int set_timespan(char **field, const char *value) {
+        char *v = strdup(value);
+
+        if (!v)
+                return -ENOMEM;
+        free(*field);
+        *field = v;
+        return 0;
+}
+
 static int set_value(char **field, const char *value) {
         char *v;
         int r = unspecify(value, &v);
@@ -74,9 +86,15 @@ static int assign(struct mount_unit *u, bool automount, const char *section, con
                 }
                 if (strcmp(key, "Type") == 0)
                         return set_value(&u->type, value);
-                if (strcmp(key, "Options") == 0)
+                if (strcmp(key, "Options") == 0) {
+                        u->options_line = line;
                         return set_value(&u->options, value);
+                }
+                if (strcmp(key, "TimeoutSec") == 0)
+                        return set_timespan(&u->timeout, value);
         }
+        if (automount && strcmp(section, "Automount") == 0 && strcmp(key, "TimeoutIdleSec") == 0)
+                return set_timespan(&u->timeout, value);
         if (strcmp(section, automount ? "Automount" : "Mount") == 0 && strcmp(key, "Where") == 0)
                 return set_value(&u->where, value);
         return 0;
@@ -350,10 +368,10 @@ static int unit_file_is_masked(const struct rootfs *root, const char *path, char
         return *ret_size == 0;
 }
 
-/* One file that won its name: a mask, a mount unit, or an automount unit
- * (checked, then dropped). */
+/* One file that won its name: a mask or a mount unit (into `l`), or an
+ * automount unit (into `automounts`). */
 static int read_one(const struct rootfs *root, const char *dir, const char *name, bool before_fstab,
-                    struct mount_unit_list *l, struct diag_list *diags) {
+                    struct mount_unit_list *l, struct mount_unit_list *automounts, struct diag_list *diags) {
         _cleanup_free_ char *path = strprintf("%s/%s", dir, name), *text = NULL, *shown = NULL;
         struct mount_unit u = {};
         size_t size = 0;
@@ -385,12 +403,10 @@ static int read_one(const struct rootfs *root, const char *dir, const char *name
         r = mount_unit_parse(name, shown, text, size, &u, diags);
         if (r <= 0)
                 return r;
-        if (ends_with(name, ".automount")) {
+        if (ends_with(name, ".automount"))
                 /* it mounts through the .mount of the same name, which is
-                 * what ordering names */
-                mount_unit_done(&u);
-                return 0;
-        }
+                 * what ordering names: kept only to be named in that one */
+                l = automounts;
 add:
         u.before_fstab = before_fstab;
         if (array_reserve(&l->units, &l->cap, l->n + 1, sizeof(*l->units)) < 0) {
@@ -405,8 +421,25 @@ static int compare_units(const void *a, const void *b) {
         return strcmp(((const struct mount_unit *) a)->name, ((const struct mount_unit *) b)->name);
 }
 
+/* Each .automount named in the .mount unit of its mount point. One whose
+ * .mount comes from fstab (or nowhere) is left out: the checks that use it
+ * are about mounts declared as units. */
+static void attach_automounts(struct mount_unit_list *l, struct mount_unit_list *automounts) {
+        for (size_t i = 0; i < automounts->n; i++) {
+                struct mount_unit *a = &automounts->units[i];
+                for (size_t k = 0; k < l->n; k++) {
+                        struct mount_unit *m = &l->units[k];
+                        if (m->masked || strcmp(m->where, a->where) != 0)
+                                continue;
+                        m->automount_path = TAKE_PTR(a->path);
+                        m->automount_timeout = TAKE_PTR(a->timeout);
+                        break;
+                }
+        }
+}
+
 int mount_units_read(const struct rootfs *root, struct mount_unit_list *ret, struct diag_list *diags) {
-        struct mount_unit_list l = {};
+        struct mount_unit_list l = {}, automounts = {};
         struct strmap seen = {};
         char **names[ELEMENTSOF(unit_dirs)] = {};
         size_t n_names[ELEMENTSOF(unit_dirs)] = {};
@@ -420,12 +453,15 @@ int mount_units_read(const struct rootfs *root, struct mount_unit_list *ret, str
                                 continue; /* a directory before this one has the name */
                         if (r > 0)
                                 r = read_one(root, unit_dirs[i], names[i][k], i < UNIT_DIRS_BEFORE_GENERATED,
-                                             &l, diags);
+                                             &l, &automounts, diags);
                 }
         }
         strmap_free(&seen);
         for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++)
                 strv_free(names[i], n_names[i]);
+        if (r >= 0)
+                attach_automounts(&l, &automounts);
+        mount_unit_list_free(&automounts);
         if (r < 0) {
                 mount_unit_list_free(&l);
                 return r;
@@ -443,6 +479,9 @@ void mount_unit_done(struct mount_unit *u) {
         free(u->what);
         free(u->type);
         free(u->options);
+        free(u->timeout);
+        free(u->automount_path);
+        free(u->automount_timeout);
         *u = (struct mount_unit){};
 }
 

@@ -10,8 +10,9 @@
 /* Mounts declared as native .mount units (and .automount units) in the unit
  * directories, read the way systemd loads them: the first file of a name in
  * the search path wins, a link to /dev/null masks the name, Where= must
- * match the unit name. Only [Mount] What=, Where=, Type=, Options= and
- * [Automount] Where= are read; drop-ins (NAME.d/) are not.
+ * match the unit name. Only [Mount] What=, Where=, Type=, Options=,
+ * TimeoutSec= and [Automount] Where=, TimeoutIdleSec= are read; drop-ins
+ * (NAME.d/) are not.
  *
  * systemd-fstab-generator writes its units to /run/systemd/generator, which
  * systemd reads after /etc/systemd/system and /run/systemd/system and before
@@ -26,8 +27,15 @@ struct mount_unit {
         char *path;                          /* the file (display form, escaped for messages) */
         char *where, *what, *type, *options; /* what/type/options may be NULL */
         unsigned line;                       /* the line of What= (0 for a mask) */
-        bool masked;                         /* the name is a link to /dev/null */
-        bool before_fstab;                   /* found where it overrides an fstab line */
+        unsigned options_line;               /* the line of Options= (0: none) */
+        /* [Mount] TimeoutSec=, or in an .automount [Automount] TimeoutIdleSec=
+         * (NULL: not set) */
+        char *timeout;
+        /* the .automount unit of the same mount point that systemd loads
+         * (display form), and its TimeoutIdleSec=; NULL when none */
+        char *automount_path, *automount_timeout;
+        bool masked;       /* the name is a link to /dev/null */
+        bool before_fstab; /* found where it overrides an fstab line */
 };
 
 struct mount_unit_list {
@@ -42,8 +50,10 @@ int mount_unit_parse(const char *name, const char *path, const char *text, size_
                      struct mount_unit *ret, struct diag_list *diags);
 
 /* Every .mount unit of the unit directories below `root` that systemd would
- * load, masks included; .automount units are checked (their Where=) but
- * add nothing. Bad units become diagnostics; returns 0 or -ENOMEM. */
+ * load, masks included; each .automount unit is checked (its Where=) and
+ * named in the .mount unit it triggers (automount_path), or adds nothing
+ * when that .mount has no unit file of its own here. Bad units become
+ * diagnostics; returns 0 or -ENOMEM. */
 int mount_units_read(const struct rootfs *root, struct mount_unit_list *ret, struct diag_list *diags);
 
 void mount_unit_done(struct mount_unit *u);

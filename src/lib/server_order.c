@@ -295,8 +295,10 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         return 0;
 }
 
-static int render_comment(struct buf *out, const char *file, unsigned line, const char *text) {
-        _cleanup_free_ char *shown = escape_for_comment(text);
+/* "# FILE:LINE: TEXT"; `text` is escaped here unless it is escaped already */
+static int render_comment(struct buf *out, const char *file, unsigned line, const char *text,
+                          bool text_escaped) {
+        _cleanup_free_ char *shown = text_escaped ? comment_from_escaped(text) : escape_for_comment(text);
 
         if (!shown)
                 return -ENOMEM;
@@ -327,7 +329,7 @@ int server_order_render(const struct server_order *order, bool explain, const st
                         if (asprintf(&text, "%s%s: %s", it->kind == ORDER_SKIPPED ? "skipped " : "",
                                      it->path, it->reason) < 0)
                                 return -ENOMEM;
-                        r = render_comment(out, it->file, it->line, text);
+                        r = render_comment(out, it->file, it->line, text, false);
                         if (r < 0)
                                 return r;
                 }
@@ -360,7 +362,8 @@ int server_order_render(const struct server_order *order, bool explain, const st
                         if (asprintf(&text, "%s: %s", diag_severity_name(diags->items[i].severity),
                                      diags->items[i].message) < 0)
                                 return -ENOMEM;
-                        r = render_comment(out, diags->items[i].file, diags->items[i].line, text);
+                        /* the readers escaped what their messages quote */
+                        r = render_comment(out, diags->items[i].file, diags->items[i].line, text, true);
                         if (r < 0)
                                 return r;
                 }

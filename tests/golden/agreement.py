@@ -51,10 +51,6 @@ REASONS = [
 ]
 
 
-def unescape_comment(text):
-    return re.sub(r"\\x([0-9a-f]{2})", lambda m: chr(int(m[1], 16)), text)
-
-
 def roots():
     for top in dirs:
         for case in sorted(os.listdir(top)):
@@ -80,9 +76,9 @@ def generator_says(root):
             continue
         m = DIAG.match(text) if problems else None
         if m:
-            # the listing writes each message through the comment
-            # escaping once more (a backslash becomes \x5c): undo that one step
-            diags.append((m["file"], int(m["line"] or 0), unescape_comment(m["msg"])))
+            # the listing writes each message as the reader escaped it, as
+            # the log and the checker do: compared as it stands
+            diags.append((m["file"], int(m["line"] or 0), m["msg"]))
             continue
         m = ITEM.match(text)
         if not m or problems:
