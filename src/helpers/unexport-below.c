@@ -69,10 +69,6 @@ static int run(const char *mount_point) {
         if (unexport_list_below(&etab, export_root, mount_point, &l) < 0)
                 return log_oom();
 
-        for (size_t i = 0; i < l.n_skipped; i++)
-                log_warning("Cannot withdraw %s before unmounting %s: exportfs -u cannot name a client "
-                            "with ':' (an IPv6 address); it stays exported until the server stops",
-                            l.skipped[i], mount_point);
         if (l.n == 0) {
                 log_info("Nothing is exported at or below %s.", mount_point);
                 return 0;

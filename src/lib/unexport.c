@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <assert.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,16 @@
 #include "unexport.h"
 
 static int append(char ***v, size_t *n, size_t *cap, const char *host, const char *path) {
+        bool ipv6 = strchr(host, ':');
         char *s;
 
         if (array_reserve(v, cap, *n + 1, sizeof(**v)) < 0)
                 return -ENOMEM;
-        /* a line without a client means everyone: exportfs keeps it as "*" */
-        if (asprintf(&s, "%s:%s", host[0] ? host : "*", path) < 0)
+        /* A line without a client means everyone: exportfs keeps it as "*".
+         * exportfs -u splits HOST:PATH at the first ':', except after a '[':
+         * an IPv6 address (or network) goes in brackets (nfs-utils 1.3.0,
+         * commit 4663c648; every supported release has it). */
+        if (asprintf(&s, "%s%s%s:%s", ipv6 ? "[" : "", host[0] ? host : "*", ipv6 ? "]" : "", path) < 0)
                 return -ENOMEM;
         (*v)[(*n)++] = s;
         return 0;
@@ -25,7 +30,7 @@ static int append(char ***v, size_t *n, size_t *cap, const char *host, const cha
 int unexport_list_below(const struct export_table *etab, const char *export_root, const char *mount_point,
                         struct unexport_list *ret) {
         _cleanup_(unexport_list_free) struct unexport_list l = {};
-        size_t cap = 0, cap_skipped = 0;
+        size_t cap = 0;
         int r;
 
         assert(etab);
@@ -42,12 +47,7 @@ int unexport_list_below(const struct export_table *etab, const char *export_root
                 if (r < 0 || !path_is_at_or_below(served, mount_point))
                         continue;
                 for (size_t c = 0; c < e->n_clients; c++) {
-                        /* exportfs -u splits its argument at the first ':' */
-                        if (strchr(e->clients[c].host, ':'))
-                                r = append(&l.skipped, &l.n_skipped, &cap_skipped, e->clients[c].host,
-                                           e->path);
-                        else
-                                r = append(&l.args, &l.n, &cap, e->clients[c].host, e->path);
+                        r = append(&l.args, &l.n, &cap, e->clients[c].host, e->path);
                         if (r < 0)
                                 return r;
                 }
@@ -60,9 +60,6 @@ int unexport_list_below(const struct export_table *etab, const char *export_root
 void unexport_list_free(struct unexport_list *l) {
         for (size_t i = 0; i < l->n; i++)
                 free(l->args[i]);
-        for (size_t i = 0; i < l->n_skipped; i++)
-                free(l->skipped[i]);
         free(l->args);
-        free(l->skipped);
         *l = (struct unexport_list){};
 }

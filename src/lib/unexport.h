@@ -15,10 +15,8 @@
  * runs unexport-below for it. This decides what to withdraw. */
 
 struct unexport_list {
-        char **args; /* "HOST:PATH", as exportfs -u reads it */
+        char **args; /* "HOST:PATH" or "[IPV6-HOST]:PATH", as exportfs -u reads it */
         size_t n;
-        char **skipped; /* "HOST:PATH" exportfs -u cannot take (the host has a ':') */
-        size_t n_skipped;
 };
 
 /* Every client of every entry of `etab` (the export table exportfs keeps,
