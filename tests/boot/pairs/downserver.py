@@ -20,7 +20,7 @@ NO_RESULTS = {'server'}   # the host cuts its power: it never writes a result di
 GOAL_S = 30
 # nfs.systemd(7), "A poweroff while the server is down": a write-back to the gone server
 # fails after about timeo*(retrans+1) instead of being retried for ever.
-SOFTERR = 'softerr,timeo=30,retrans=2'
+SOFTERR = 'softerr,timeo=20,retrans=2'
 CLIENT_FSTAB = [l.replace(' 0 0', ',%s 0 0' % SOFTERR) for l in common.CLIENT_FSTAB]
 
 SERVER_SH = r'''
