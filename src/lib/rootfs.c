@@ -108,9 +108,12 @@ static int chase_in_root(int root_fd, const char *path, int flags) {
                         if (asprintf(&rest, "%s/%s", target, p) < 0)
                                 return -ENOMEM;
                         if (target[0] == '/') {
-                                dir_fd_replace(&dir_fd, fcntl(root_fd, F_DUPFD_CLOEXEC, 3));
-                                if (dir_fd < 0)
+                                /* the error first: close() in the handover
+                                 * may change errno */
+                                int root_dup = fcntl(root_fd, F_DUPFD_CLOEXEC, 3);
+                                if (root_dup < 0)
                                         return -errno;
+                                dir_fd_replace(&dir_fd, root_dup);
                         }
                         free(todo);
                         todo = TAKE_PTR(rest);
