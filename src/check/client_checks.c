@@ -192,24 +192,88 @@ static int check_auto_nfs(struct client_context *c, const struct fstab_mount *m)
                 fix_line(c, m, options));
 }
 
+/* An automount whose mount point lies inside an NFS mount. Every .automount
+ * unit, the ones systemd-fstab-generator writes included, is ordered before
+ * local-fs.target and requires the mount of its mount point's parent
+ * directory (read back with systemd-analyze verify: systemd 252 with the
+ * generator's units, 257 with an .automount unit file):
+ * local-fs.target then waits for the NFS mount and the network, whatever
+ * the line's _netdev, nofail, noauto or type (the generator makes
+ * local-fs.target or remote-fs.target require or want the automount in
+ * each case). A bind automount elsewhere of a path on NFS is fine: only its
+ * mount, made on access, needs the NFS mount. The fix mounts it at boot,
+ * after the NFS mount, like any remote mount. */
+static int check_automount_inside_nfs(struct client_context *c, const struct fstab_mount *m) {
+        _cleanup_free_ char *where = NULL, *nfs_where = NULL, *options = NULL, *fix = NULL;
+        const struct fstab_mount *nfs;
+        bool oom = false;
+
+        nfs = nfs_mount_holding(c, m->where, true, &oom);
+        if (oom)
+                return -ENOMEM;
+        if (!nfs)
+                return 0;
+        where = escape_for_comment(m->where);
+        nfs_where = escape_for_comment(nfs->where);
+        options = strdup(m->options);
+        if (!where || !nfs_where || !options)
+                return -ENOMEM;
+        while (mnt_optstr_remove_option(&options, "x-systemd.automount") == 0)
+                ;
+        if (!m->netdev && !fstype_is_network(m->fstype) &&
+            mnt_optstr_append_option(&options, "_netdev", NULL) != 0)
+                return -ENOMEM;
+        if (m->unit_file) {
+                _cleanup_free_ char *edit = fix_unit_options(m, options), *mount_name = NULL,
+                                    *automount_name = NULL, *mount_quoted = NULL, *automount_quoted = NULL;
+                if (unit_name_from_path(m->where, "mount", &mount_name) < 0 ||
+                    unit_name_from_path(m->where, "automount", &automount_name) < 0)
+                        return -ENOMEM;
+                mount_quoted = shell_quote(mount_name);
+                automount_quoted = shell_quote(automount_name);
+                fix = edit && mount_quoted && automount_quoted
+                              ? strprintf("run systemctl disable %s and remove %s; %s; to mount it at boot, "
+                                          "add [Install] and WantedBy=remote-fs.target to %s and run "
+                                          "systemctl enable %s",
+                                          automount_quoted, m->automount_file, edit, m->unit_file,
+                                          mount_quoted)
+                              : NULL;
+        } else
+                fix = fix_line(c, m, options);
+        if (!fix)
+                return -ENOMEM;
+        return finding_add(
+                c->findings, DIAG_ERROR, "automount-inside-nfs-mount", fstab_mount_file(&c->in->fstab, m),
+                m->line, NULL,
+                strprintf("%s is an automount inside the NFS mount %s (%s:%u): systemd orders every "
+                          "automount before local-fs.target and makes it require the mount of its parent "
+                          "directory, so local-fs.target waits for that NFS mount and the network (an "
+                          "ordering cycle where the network is configured after local-fs.target, as "
+                          "ifupdown does; a boot held up by the server otherwise), whatever _netdev, "
+                          "nofail or noauto say",
+                          where, nfs_where, fstab_mount_file(&c->in->fstab, nfs), nfs->line),
+                TAKE_PTR(fix));
+}
+
 /* A mount systemd takes for local (no network type, no _netdev) that needs
  * an NFS mount: a bind mount of a path on it, or a mount inside it. systemd
  * orders it before local-fs.target and after that NFS mount, which comes
  * after the network: an ordering cycle (systemd issue #1258), broken at
- * boot by dropping some job. Not with nofail or x-systemd.automount (no
- * Before=local-fs.target then) nor noauto (not in the boot transaction).
+ * boot by dropping some job. Not with nofail (no Before=local-fs.target
+ * then) nor noauto (not in the boot transaction), nor for a unit with
+ * x-systemd.automount in Options= (the manager leaves out the Before=).
  * The same for a .mount unit: the manager gives it those dependencies, a
- * bind mount's source included (RequiresMountsFor= on What=); one with an
- * .automount unit is taken to be mounted on access, out of the boot
- * transaction. */
+ * bind mount's source included (RequiresMountsFor= on What=). A mount made
+ * on access is check_automount_inside_nfs()'s. */
 static int check_local_on_nfs(struct client_context *c, const struct fstab_mount *m) {
         _cleanup_free_ char *source = NULL, *where = NULL, *nfs_where = NULL, *options = NULL;
         const struct fstab_mount *nfs = NULL;
         bool bind, oom = false;
 
+        if (mounted_on_access(m))
+                return check_automount_inside_nfs(c, m);
         if (m->netdev || m->noauto || m->nofail || fstype_is_network(m->fstype) ||
-            /* the option, in a unit too, drops Before=local-fs.target */
-            fstab_mount_has_option(m, "x-systemd.automount", NULL) || mounted_on_access(m))
+            fstab_mount_has_option(m, "x-systemd.automount", NULL))
                 return 0;
         bind = fstab_mount_has_option(m, "bind", NULL) || fstab_mount_has_option(m, "rbind", NULL);
         if (bind && m->what[0] == '/') {
