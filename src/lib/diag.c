@@ -15,6 +15,12 @@ int diag_add(struct diag_list *l, enum diag_severity severity, const char *file,
         va_list ap;
         int r;
 
+        /* A caller that keeps no list (a helper that only needs the table,
+         * unexport-below) asks for none: every reader reports through here,
+         * so this is the one place that makes a missing list safe. */
+        if (!l)
+                return 0;
+
         va_start(ap, format);
         r = vasprintf(&message, format, ap);
         va_end(ap);

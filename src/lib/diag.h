@@ -27,7 +27,7 @@ struct diag_list {
         size_t cap;
 };
 
-/* Returns 0 or -ENOMEM. */
+/* Returns 0 or -ENOMEM. A NULL list drops the problem (and costs nothing). */
 int diag_add(struct diag_list *l, enum diag_severity severity, const char *file, unsigned line,
              const char *format, ...) _printf_(5, 6);
 const char *diag_severity_name(enum diag_severity severity);
