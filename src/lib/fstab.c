@@ -247,6 +247,7 @@ static void fstab_mount_done(struct fstab_mount *m) {
         free(m->fstype);
         free(m->options);
         free(m->unit_file);
+        free(m->options_file);
         free(m->mount_timeout);
         free(m->automount_file);
         free(m->idle_timeout);
@@ -261,6 +262,7 @@ static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
         m.options = strdup(strempty(u->options));
         m.unit_file = strdup(u->path);
         if (!m.where || !m.what || !m.fstype || !m.options || !m.unit_file ||
+            !copy_optional(&m.options_file, u->options_path) ||
             !copy_optional(&m.mount_timeout, u->timeout) ||
             !copy_optional(&m.automount_file, u->automount_path) ||
             !copy_optional(&m.idle_timeout, u->automount_timeout) ||

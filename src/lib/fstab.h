@@ -28,6 +28,7 @@ struct fstab_mount {
          * and the .automount unit of its mount point with its
          * TimeoutIdleSec= (NULL: not set, or no .automount unit) */
         unsigned options_line;
+        char *options_file; /* the drop-in holding that line (NULL: unit_file) */
         char *mount_timeout, *automount_file, *idle_timeout;
         bool masked; /* a unit linked to /dev/null: the mount point is never mounted */
         bool noauto, nofail, netdev;
