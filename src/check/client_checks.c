@@ -112,7 +112,7 @@ static char *fix_unit_options(const struct fstab_mount *m, const char *options) 
         if (m->options_line > 0)
                 return strprintf("in %s, replace the Options= line (line %u) with %s, then run systemctl "
                                  "daemon-reload",
-                                 m->unit_file, m->options_line, quoted);
+                                 m->options_file ? m->options_file : m->unit_file, m->options_line, quoted);
         return strprintf("in %s, add the line %s to [Mount], then run systemctl daemon-reload", m->unit_file,
                          quoted);
 }

@@ -28,10 +28,64 @@ static int on_parse_error(struct libmnt_table *tb, const char *filename _unused_
         return 1; /* skip the line, keep going */
 }
 
-/* Line numbers of the lines libmount turns into entries: not blank, not a
- * comment, not one it rejected; in order. */
-static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, size_t *ret_n) {
-        unsigned *lines = NULL, lineno = 0;
+/* One entry of the file as libmount parsed it: its line, and its mount point
+ * field as systemd-fstab-generator reads it (NULL for a mountinfo table). */
+struct entry_line {
+        unsigned line;
+        char *mount_point;
+};
+
+static void entry_lines_free(struct entry_line *lines, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(lines[i].mount_point);
+        free(lines);
+}
+
+/* The second field of an fstab line as glibc's getmntent() hands it to
+ * systemd-fstab-generator (systemd 252 and 257 read fstab through it):
+ * fields split at blanks, and only "\040", "\011", "\012", "\134" and "\\"
+ * decoded (decode_name() in glibc's mntent_r.c); any other octal escape
+ * stays as written, backslash included, although libmount decodes them all.
+ * Measured with both releases' generators: "/mnt/caf\303\251" is the unit
+ * mnt-caf\x5c303\x5c251.mount. NULL on OOM. */
+static char *getmntent_mount_point(const char *line) {
+        static const struct {
+                const char *escape;
+                char byte;
+        } decoded[] = {{"\\040", ' '}, {"\\011", '\t'}, {"\\012", '\n'}, {"\\134", '\\'}, {"\\\\", '\\'}};
+        const char *p = line + strspn(line, " \t");
+        size_t n;
+        char *out, *o;
+
+        p += strcspn(p, " \t\n"); /* the source */
+        p += strspn(p, " \t");
+        n = strcspn(p, " \t\n");
+        out = o = malloc(n + 1);
+        if (!out)
+                return NULL;
+        for (size_t i = 0; i < n;) {
+                size_t k = 0;
+                while (k < ELEMENTSOF(decoded) &&
+                       !(strlen(decoded[k].escape) <= n - i &&
+                         strncmp(p + i, decoded[k].escape, strlen(decoded[k].escape)) == 0))
+                        k++;
+                if (k < ELEMENTSOF(decoded)) {
+                        *o++ = decoded[k].byte;
+                        i += strlen(decoded[k].escape);
+                } else
+                        *o++ = p[i++];
+        }
+        *o = '\0';
+        return out;
+}
+
+/* The lines libmount turns into entries: not blank, not a comment, not one
+ * it rejected; in order. With `read_mount_points`, each with its mount
+ * point field as getmntent() reads it. */
+static int entry_lines(FILE *f, const struct parse_state *st, bool read_mount_points,
+                       struct entry_line **ret, size_t *ret_n) {
+        struct entry_line *lines = NULL;
+        unsigned lineno = 0;
         size_t n = 0, cap = 0, bad = 0;
         char *line = NULL;
         size_t line_cap = 0;
@@ -51,11 +105,16 @@ static int entry_lines(FILE *f, const struct parse_state *st, unsigned **ret, si
                         r = -ENOMEM;
                         break;
                 }
-                lines[n++] = lineno;
+                lines[n] = (struct entry_line){.line = lineno};
+                if (read_mount_points && !(lines[n].mount_point = getmntent_mount_point(line))) {
+                        r = -ENOMEM;
+                        break;
+                }
+                n++;
         }
         free(line);
         if (r < 0) {
-                free(lines);
+                entry_lines_free(lines, n);
                 return r;
         }
         *ret = lines;
@@ -96,9 +155,11 @@ static void read_flags(struct fstab_mount *m) {
         m->nfs = strcmp(m->fstype, "nfs") == 0 || strcmp(m->fstype, "nfs4") == 0;
 }
 
-static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, const struct rootfs *root,
-                     struct diag_list *diags) {
-        const char *target = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
+static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct entry_line *entry,
+                     const struct rootfs *root, struct diag_list *diags) {
+        const char *target = entry && entry->mount_point ? entry->mount_point : mnt_fs_get_target(fs);
+        const char *type = mnt_fs_get_fstype(fs);
+        unsigned line = entry ? entry->line : 0;
         const char *source = mnt_fs_get_source(fs);
         const char *options = mnt_fs_get_options(fs);
         struct fstab_mount m = {.line = line};
@@ -186,6 +247,7 @@ static void fstab_mount_done(struct fstab_mount *m) {
         free(m->fstype);
         free(m->options);
         free(m->unit_file);
+        free(m->options_file);
         free(m->mount_timeout);
         free(m->automount_file);
         free(m->idle_timeout);
@@ -200,6 +262,7 @@ static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
         m.options = strdup(strempty(u->options));
         m.unit_file = strdup(u->path);
         if (!m.where || !m.what || !m.fstype || !m.options || !m.unit_file ||
+            !copy_optional(&m.options_file, u->options_path) ||
             !copy_optional(&m.mount_timeout, u->timeout) ||
             !copy_optional(&m.automount_file, u->automount_path) ||
             !copy_optional(&m.idle_timeout, u->automount_timeout) ||
@@ -288,17 +351,15 @@ const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *w
         return strmap_get(&t->owners, where);
 }
 
-int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags) {
-        return fstab_parse_below(t, f, file, NULL, diags);
-}
-
-int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const struct rootfs *root,
-                      struct diag_list *diags) {
+/* `as_fstab`: mount points as systemd-fstab-generator reads an fstab; else
+ * as libmount decodes them (mountinfo, which the kernel escapes that way) */
+static int parse_table(struct fstab_table *t, FILE *f, const char *file, const struct rootfs *root,
+                       bool as_fstab, struct diag_list *diags) {
         struct parse_state st = {};
         struct libmnt_table *tb;
         struct libmnt_iter *it = NULL;
         struct libmnt_fs *fs;
-        unsigned *lines = NULL;
+        struct entry_line *lines = NULL;
         size_t n_lines = 0, i = 0;
         int r;
 
@@ -328,7 +389,7 @@ int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const st
                         goto finish;
         }
 
-        r = entry_lines(f, &st, &lines, &n_lines);
+        r = entry_lines(f, &st, as_fstab, &lines, &n_lines);
         if (r < 0)
                 goto finish;
 
@@ -338,7 +399,7 @@ int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const st
                 goto finish;
         }
         while (mnt_table_next_fs(tb, it, &fs) == 0) {
-                r = table_add(t, fs, i < n_lines ? lines[i] : 0, root, diags);
+                r = table_add(t, fs, i < n_lines ? &lines[i] : NULL, root, diags);
                 if (r < 0)
                         goto finish;
                 i++;
@@ -348,8 +409,21 @@ finish:
         mnt_free_iter(it);
         mnt_unref_table(tb);
         free(st.bad_lines);
-        free(lines);
+        entry_lines_free(lines, n_lines);
         return r;
+}
+
+int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags) {
+        return parse_table(t, f, file, NULL, true, diags);
+}
+
+int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const struct rootfs *root,
+                      struct diag_list *diags) {
+        return parse_table(t, f, file, root, true, diags);
+}
+
+int fstab_parse_mountinfo(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags) {
+        return parse_table(t, f, file, NULL, false, diags);
 }
 
 int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_list *diags) {

@@ -28,6 +28,7 @@ struct fstab_mount {
          * and the .automount unit of its mount point with its
          * TimeoutIdleSec= (NULL: not set, or no .automount unit) */
         unsigned options_line;
+        char *options_file; /* the drop-in holding that line (NULL: unit_file) */
         char *mount_timeout, *automount_file, *idle_timeout;
         bool masked; /* a unit linked to /dev/null: the mount point is never mounted */
         bool noauto, nofail, netdev;
@@ -46,8 +47,14 @@ struct fstab_table {
 };
 
 /* Parses an fstab held in `f`. Malformed lines become diagnostics and are
- * skipped; only -ENOMEM (or libmount failing outright) is an error. */
+ * skipped; only -ENOMEM (or libmount failing outright) is an error. Mount
+ * points are read as systemd-fstab-generator reads them (glibc's
+ * getmntent(): of the octal escapes only \040, \011, \012 and \134 are
+ * decoded, and "\\"), so that they name the units it writes. */
 int fstab_parse(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags);
+/* A table in /proc/self/mountinfo's format: mount points as the kernel
+ * escapes them and libmount decodes them. */
+int fstab_parse_mountinfo(struct fstab_table *t, FILE *f, const char *file, struct diag_list *diags);
 /* The same, with each mount point resolved below `root` as
  * systemd-fstab-generator resolves it (rootfs_canonical_path()). */
 int fstab_parse_below(struct fstab_table *t, FILE *f, const char *file, const struct rootfs *root,

@@ -75,29 +75,60 @@ static int set_value(char **field, const char *value) {
         return 0;
 }
 
-/* One "Key=value" of the unit; `section` is where it stands. */
-static int assign(struct mount_unit *u, bool automount, const char *section, const char *key,
-                  const char *value, unsigned line, bool *what_seen) {
+/* Where the settings read so far stand: the file being read, and the marks
+ * that outlive it (What= seen, the line of Where=). */
+struct settings_reader {
+        const char *path; /* the file being read (display form) */
+        bool dropin;
+        bool what_seen;
+        unsigned where_line;
+};
+
+/* One "Key=value" of the unit or a drop-in; `section` is where it stands. A
+ * later assignment replaces an earlier one (drop-ins come after the unit),
+ * and an empty one resets the setting, as in systemd. */
+static int assign(struct mount_unit *u, bool automount, struct settings_reader *rd, const char *section,
+                  const char *key, const char *value, unsigned line) {
+        char **field = NULL;
+        bool timespan = false;
+
         if (!automount && strcmp(section, "Mount") == 0) {
                 if (strcmp(key, "What") == 0) {
-                        *what_seen = true;
-                        u->line = line;
-                        return set_value(&u->what, value);
-                }
-                if (strcmp(key, "Type") == 0)
-                        return set_value(&u->type, value);
-                if (strcmp(key, "Options") == 0) {
+                        rd->what_seen = true;
+                        /* the line is in the unit file; a drop-in's What=
+                         * stands for the unit as a whole */
+                        u->line = rd->dropin ? 0 : line;
+                        field = &u->what;
+                } else if (strcmp(key, "Type") == 0)
+                        field = &u->type;
+                else if (strcmp(key, "Options") == 0) {
                         u->options_line = line;
-                        return set_value(&u->options, value);
+                        free(u->options_path);
+                        u->options_path = rd->dropin ? strdup(rd->path) : NULL;
+                        if (rd->dropin && !u->options_path)
+                                return -ENOMEM;
+                        field = &u->options;
+                } else if (strcmp(key, "TimeoutSec") == 0) {
+                        field = &u->timeout;
+                        timespan = true;
                 }
-                if (strcmp(key, "TimeoutSec") == 0)
-                        return set_timespan(&u->timeout, value);
         }
-        if (automount && strcmp(section, "Automount") == 0 && strcmp(key, "TimeoutIdleSec") == 0)
-                return set_timespan(&u->timeout, value);
-        if (strcmp(section, automount ? "Automount" : "Mount") == 0 && strcmp(key, "Where") == 0)
-                return set_value(&u->where, value);
-        return 0;
+        if (automount && strcmp(section, "Automount") == 0 && strcmp(key, "TimeoutIdleSec") == 0) {
+                field = &u->timeout;
+                timespan = true;
+        }
+        if (strcmp(section, automount ? "Automount" : "Mount") == 0 && strcmp(key, "Where") == 0) {
+                rd->where_line = line;
+                field = &u->where;
+        }
+        if (!field)
+                return 0;
+        if (*value == '\0') {
+                free(*field);
+                *field = NULL;
+                return 0;
+        }
+        return timespan ? set_timespan(field, value) : set_value(field, value);
 }
 
 /* "a-b\\x2dc.mount" → "/a/b-c", as systemd's unit_name_to_path() reads it */
@@ -171,136 +202,161 @@ static int check_where(struct mount_unit *u, bool automount, unsigned where_line
         return 1;
 }
 
-int mount_unit_parse(const char *name, const char *path, const char *text, size_t size,
-                     struct mount_unit *ret, struct diag_list *diags) {
-        bool automount = ends_with(name, ".automount"), what_seen = false;
-        struct mount_unit u = {};
-        _cleanup_free_ char *section = strdup(""), *joined = NULL;
-        unsigned lineno = 0, where_line = 0, joined_line = 0;
+/* Reads the settings of one file (the unit, or a drop-in of it) into `u`.
+ * Returns 1, 0 when systemd refuses the whole unit (a diagnostic says why;
+ * the caller throws `u` away), -ENOMEM. A continued line grows in one
+ * buffer, so that reading is linear in the size of the file (joining with a
+ * new string for every continuation made a 300 KB unit take 30 s). */
+static int read_settings(struct mount_unit *u, bool automount, struct settings_reader *rd, const char *text,
+                         size_t size, struct diag_list *diags) {
+        _cleanup_(buf_free) struct buf joined = {};
+        _cleanup_free_ char *section = strdup("");
+        unsigned lineno = 0, joined_line = 0;
         const char *p = text, *end = text + size;
-        int r = 0;
+        bool joining = false;
+        int r;
 
         if (!section)
                 return -ENOMEM;
-        u.name = strdup(name);
-        u.path = strdup(path);
-        if (!u.name || !u.path)
-                goto oom;
-
         while (p < end) {
                 /* systemd ends a line at a NUL byte too (systemd 252:
                  * "Description=x\0y" is two lines) */
-                const char *stop = p;
-                _cleanup_free_ char *line = NULL;
-                char *s, *e;
+                const char *line = p, *stop = p;
+                char *s, *e, *ke, *vs, *ve, *eq;
 
                 while (stop < end && *stop != '\n' && *stop != '\0')
                         stop++;
-                line = strndup(p, (size_t) (stop - p));
-                if (!line)
-                        goto oom;
                 lineno++;
                 p = stop < end ? stop + 1 : end;
-                s = line;
-                e = line + strlen(line);
+                s = (char *) line;
+                e = (char *) stop;
                 strip(&s, &e);
-                *e = '\0';
                 /* comments are skipped even inside a continuation */
-                if (*s == '#' || *s == ';' || (!joined && *s == '\0'))
+                if ((s < e && (*s == '#' || *s == ';')) || (!joining && s == e))
                         continue;
-                if (joined) {
+                if (joining) {
                         /* the backslash becomes a blank; the next line's
                          * leading blanks stay, as in systemd */
-                        char *more = strprintf("%s %s", joined, line);
-                        if (!more)
-                                goto oom;
-                        free(joined);
-                        joined = more;
+                        buf_putc(&joined, ' ');
+                        buf_append(&joined, line, (size_t) (e - line));
                 } else {
-                        joined = strdup(s);
+                        joined.len = 0;
+                        buf_append(&joined, s, (size_t) (e - s));
                         joined_line = lineno;
-                        if (!joined)
-                                goto oom;
+                        joining = true;
                 }
+                if (buf_status(&joined) < 0)
+                        return -ENOMEM;
                 if (e > s && e[-1] == '\\' && p < end) {
-                        joined[strlen(joined) - 1] = '\0';
+                        joined.data[--joined.len] = '\0';
                         continue;
                 }
-                s = joined;
+                joining = false;
+                s = joined.data;
                 /* both make systemd refuse the whole unit (systemd 252: "String
                  * is not UTF-8 clean", "Invalid section header": the unit
                  * fails to load) */
-                if (!utf8_is_valid_systemd(s) || (*s == '[' && (strlen(s) < 2 || s[strlen(s) - 1] != ']'))) {
-                        const char *why = utf8_is_valid_systemd(s) ? "malformed section header"
-                                                                   : "line is not valid UTF-8";
-                        mount_unit_done(&u);
-                        return refuse(diags, path, joined_line, why);
-                }
+                if (!utf8_is_valid_systemd(s) || (*s == '[' && (joined.len < 2 || s[joined.len - 1] != ']')))
+                        return refuse(diags, rd->path, joined_line,
+                                      utf8_is_valid_systemd(s) ? "malformed section header"
+                                                               : "line is not valid UTF-8");
                 if (*s == '[') {
                         free(section);
-                        section = strndup(s + 1, strlen(s) - 2);
+                        section = strndup(s + 1, joined.len - 2);
                         if (!section)
-                                goto oom;
-                } else {
-                        char *eq = strchr(s, '='), *ke, *vs, *ve;
-                        if (!eq)
-                                r = diag_add(diags, DIAG_WARNING, path, joined_line,
-                                             "no '=' in this line; systemd ignores it, so do we");
-                        else {
-                                ke = eq;
-                                vs = eq + 1;
-                                ve = s + strlen(s);
-                                strip(&s, &ke);
-                                strip(&vs, &ve);
-                                *ke = '\0';
-                                *ve = '\0';
-                                if (strcmp(section, automount ? "Automount" : "Mount") == 0 &&
-                                    strcmp(s, "Where") == 0)
-                                        where_line = joined_line;
-                                r = assign(&u, automount, section, s, vs, joined_line, &what_seen);
-                                if (r == -EINVAL) {
-                                        _cleanup_free_ char *why = strprintf(
-                                                "%s= uses a specifier other than %%%% that this reader does "
-                                                "not resolve",
-                                                s);
-                                        mount_unit_done(&u);
-                                        if (!why)
-                                                return -ENOMEM;
-                                        r = diag_add(diags, DIAG_WARNING, path, joined_line,
-                                                     "%s; ignoring this unit", why);
-                                        return r < 0 ? r : 0;
-                                }
-                        }
+                                return -ENOMEM;
+                        continue;
                 }
-                free(joined);
-                joined = NULL;
+                eq = strchr(s, '=');
+                if (!eq) {
+                        r = diag_add(diags, DIAG_WARNING, rd->path, joined_line,
+                                     "no '=' in this line; systemd ignores it, so do we");
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                ke = eq;
+                vs = eq + 1;
+                ve = s + joined.len;
+                strip(&s, &ke);
+                strip(&vs, &ve);
+                *ke = '\0';
+                *ve = '\0';
+                r = assign(u, automount, rd, section, s, vs, joined_line);
+                if (r == -EINVAL) {
+                        r = diag_add(
+                                diags, DIAG_WARNING, rd->path, joined_line,
+                                "%s= uses a specifier other than %%%% that this reader does not resolve; "
+                                "ignoring this unit",
+                                s);
+                        return r < 0 ? r : 0;
+                }
                 if (r < 0)
-                        goto fail;
+                        return r;
         }
+        return 1;
+}
 
-        if (!automount && (!what_seen || !u.what || !*u.what)) {
+/* The unit read, checked: What= present, Where= matching the name. */
+static int finish_unit(struct mount_unit *u, bool automount, const struct settings_reader *rd,
+                       struct diag_list *diags) {
+        if (!automount && (!rd->what_seen || !u->what || !*u->what))
+                return refuse(diags, u->path, 0, "no What= in [Mount]");
+        return check_where(u, automount, rd->where_line, diags);
+}
+
+int mount_unit_parse(const char *name, const char *path, const char *text, size_t size,
+                     struct mount_unit *ret, struct diag_list *diags) {
+        return mount_unit_parse_with_dropins(name, path, text, size, NULL, 0, ret, diags);
+}
+
+int mount_unit_parse_with_dropins(const char *name, const char *path, const char *text, size_t size,
+                                  const struct unit_dropin *dropins, size_t n_dropins,
+                                  struct mount_unit *ret, struct diag_list *diags) {
+        bool automount = ends_with(name, ".automount");
+        struct settings_reader rd = {.path = path};
+        struct mount_unit u = {};
+        int r;
+
+        u.name = strdup(name);
+        u.path = strdup(path);
+        if (!u.name || !u.path) {
                 mount_unit_done(&u);
-                return refuse(diags, path, 0, "no What= in [Mount]");
+                return -ENOMEM;
         }
-        r = check_where(&u, automount, where_line, diags);
-        if (r <= 0)
-                goto fail;
+        r = read_settings(&u, automount, &rd, text, size, diags);
+        for (size_t i = 0; i < n_dropins && r > 0; i++) {
+                rd.path = dropins[i].path;
+                rd.dropin = true;
+                r = read_settings(&u, automount, &rd, dropins[i].text, dropins[i].size, diags);
+        }
+        if (r > 0)
+                r = finish_unit(&u, automount, &rd, diags);
+        if (r <= 0) {
+                mount_unit_done(&u);
+                return r;
+        }
         *ret = u;
         return 1;
-oom:
-        r = -ENOMEM;
-fail:
-        mount_unit_done(&u);
-        return r;
 }
 
 static int compare_names(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* The names in one unit directory that end in .mount or .automount, sorted
- * (readdir's order would make the output depend on the filesystem). */
-static int list_unit_names(const struct rootfs *root, const char *dir, char ***ret, size_t *ret_n) {
+static bool is_mount_unit_name(const char *name) {
+        return !strchr(name, '@') && (ends_with(name, ".mount") || ends_with(name, ".automount"));
+}
+
+static bool is_dropin_name(const char *name) {
+        return ends_with(name, ".conf");
+}
+
+/* The names in one directory that `wanted` takes (none starting with a
+ * dot), sorted as systemd sorts them, by strcmp() (readdir's order would
+ * make the output depend on the filesystem). A missing directory has none. */
+static int list_names(const struct rootfs *root, const char *dir, bool (*wanted)(const char *name),
+                      char ***ret, size_t *ret_n) {
         int fd = rootfs_open_file(root, dir, O_RDONLY | O_DIRECTORY);
         char **names = NULL;
         size_t n = 0, cap = 0;
@@ -318,8 +374,7 @@ static int list_unit_names(const struct rootfs *root, const char *dir, char ***r
                 return errno == ENOMEM ? -ENOMEM : 0;
         }
         while ((de = readdir(d))) {
-                if (de->d_name[0] == '.' || strchr(de->d_name, '@') ||
-                    (!ends_with(de->d_name, ".mount") && !ends_with(de->d_name, ".automount")))
+                if (de->d_name[0] == '.' || !wanted(de->d_name))
                         continue;
                 if (array_reserve(&names, &cap, n + 1, sizeof(*names)) < 0 ||
                     !(names[n] = strdup(de->d_name))) {
@@ -368,13 +423,104 @@ static int unit_file_is_masked(const struct rootfs *root, const char *path, char
         return *ret_size == 0;
 }
 
+struct dropin_name {
+        char *name;
+        size_t dir; /* index into unit_dirs */
+};
+
+static int compare_dropin_names(const void *a, const void *b) {
+        return strcmp(((const struct dropin_name *) a)->name, ((const struct dropin_name *) b)->name);
+}
+
+static void dropins_free(struct unit_dropin *dropins, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(dropins[i].path);
+                free(dropins[i].text);
+        }
+        free(dropins);
+}
+
+/* The drop-ins of unit `name` as systemd merges them: of each file name, the
+ * one in the first unit directory that has it, in the order of the names;
+ * a masked one (a link to /dev/null, an empty file) adds nothing. */
+static int read_dropins(const struct rootfs *root, const char *name, struct unit_dropin **ret, size_t *ret_n,
+                        struct diag_list *diags) {
+        struct dropin_name *found = NULL;
+        struct unit_dropin *dropins = NULL;
+        struct strmap seen = {};
+        size_t n_found = 0, cap_found = 0, n = 0, cap = 0;
+        int r = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(unit_dirs) && r >= 0; i++) {
+                _cleanup_free_ char *dir = strprintf("%s/%s.d", unit_dirs[i], name);
+                char **names = NULL;
+                size_t n_names = 0;
+
+                r = dir ? list_names(root, dir, is_dropin_name, &names, &n_names) : -ENOMEM;
+                for (size_t k = 0; k < n_names && r >= 0; k++) {
+                        r = strmap_put(&seen, names[k], NULL, NULL);
+                        if (r <= 0)
+                                continue; /* a directory before this one has the name */
+                        r = array_reserve(&found, &cap_found, n_found + 1, sizeof(*found));
+                        if (r >= 0)
+                                found[n_found++] =
+                                        (struct dropin_name){.name = TAKE_PTR(names[k]), .dir = i};
+                }
+                strv_free(names, n_names);
+        }
+        strmap_free(&seen);
+        if (n_found > 0)
+                qsort(found, n_found, sizeof(*found), compare_dropin_names);
+        for (size_t i = 0; i < n_found && r >= 0; i++) {
+                _cleanup_free_ char *path =
+                        strprintf("%s/%s.d/%s", unit_dirs[found[i].dir], name, found[i].name);
+                struct unit_dropin d = {};
+
+                int masked = path ? unit_file_is_masked(root, path, &d.text, &d.size) : -ENOMEM;
+
+                if (masked == -ENOMEM) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (masked > 0) {
+                        free(d.text); /* an empty file */
+                        continue;
+                }
+                d.path = escape_for_comment(path);
+                if (!d.path || (masked == 0 && array_reserve(&dropins, &cap, n + 1, sizeof(*dropins)) < 0)) {
+                        free(d.path);
+                        free(d.text);
+                        r = -ENOMEM;
+                        break;
+                }
+                if (masked < 0) {
+                        r = diag_add(diags, DIAG_WARNING, d.path, 0, "cannot be read: %s; ignoring it",
+                                     config_file_strerror(-masked));
+                        free(d.path);
+                        continue;
+                }
+                dropins[n++] = d;
+        }
+        for (size_t i = 0; i < n_found; i++)
+                free(found[i].name);
+        free(found);
+        if (r < 0) {
+                dropins_free(dropins, n);
+                return r;
+        }
+        *ret = dropins;
+        *ret_n = n;
+        return 0;
+}
+
 /* One file that won its name: a mask or a mount unit (into `l`), or an
  * automount unit (into `automounts`). */
 static int read_one(const struct rootfs *root, const char *dir, const char *name, bool before_fstab,
                     struct mount_unit_list *l, struct mount_unit_list *automounts, struct diag_list *diags) {
         _cleanup_free_ char *path = strprintf("%s/%s", dir, name), *text = NULL, *shown = NULL;
+        struct unit_dropin *dropins = NULL;
         struct mount_unit u = {};
-        size_t size = 0;
+        size_t size = 0, n_dropins = 0;
         int r;
 
         if (!path)
@@ -400,7 +546,11 @@ static int read_one(const struct rootfs *root, const char *dir, const char *name
                              config_file_strerror(-r));
                 return r < 0 ? r : 0;
         }
-        r = mount_unit_parse(name, shown, text, size, &u, diags);
+        r = read_dropins(root, name, &dropins, &n_dropins, diags);
+        if (r < 0)
+                return r;
+        r = mount_unit_parse_with_dropins(name, shown, text, size, dropins, n_dropins, &u, diags);
+        dropins_free(dropins, n_dropins);
         if (r <= 0)
                 return r;
         if (ends_with(name, ".automount"))
@@ -446,7 +596,7 @@ int mount_units_read(const struct rootfs *root, struct mount_unit_list *ret, str
         int r = 0;
 
         for (size_t i = 0; i < ELEMENTSOF(unit_dirs) && r >= 0; i++) {
-                r = list_unit_names(root, unit_dirs[i], &names[i], &n_names[i]);
+                r = list_names(root, unit_dirs[i], is_mount_unit_name, &names[i], &n_names[i]);
                 for (size_t k = 0; k < n_names[i] && r >= 0; k++) {
                         r = strmap_put(&seen, names[i][k], NULL, NULL);
                         if (r == 0)
@@ -479,6 +629,7 @@ void mount_unit_done(struct mount_unit *u) {
         free(u->what);
         free(u->type);
         free(u->options);
+        free(u->options_path);
         free(u->timeout);
         free(u->automount_path);
         free(u->automount_timeout);

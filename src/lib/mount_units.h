@@ -11,8 +11,13 @@
  * directories, read the way systemd loads them: the first file of a name in
  * the search path wins, a link to /dev/null masks the name, Where= must
  * match the unit name. Only [Mount] What=, Where=, Type=, Options=,
- * TimeoutSec= and [Automount] Where=, TimeoutIdleSec= are read; drop-ins
- * (NAME.d/) are not.
+ * TimeoutSec= and [Automount] Where=, TimeoutIdleSec= are read. Drop-ins
+ * (NAME.d/\*.conf in every unit directory) are read after the unit, as
+ * systemd merges them: one file of a name, from the first directory that
+ * has it (a link to /dev/null or an empty file masks that name), all of
+ * them in the order of their names; a later assignment replaces an earlier
+ * one and an empty one resets the setting. Type-wide (mount.d/) and prefix
+ * (a-.mount.d/) drop-ins are not read.
  *
  * systemd-fstab-generator writes its units to /run/systemd/generator, which
  * systemd reads after /etc/systemd/system and /run/systemd/system and before
@@ -28,6 +33,7 @@ struct mount_unit {
         char *where, *what, *type, *options; /* what/type/options may be NULL */
         unsigned line;                       /* the line of What= (0 for a mask) */
         unsigned options_line;               /* the line of Options= (0: none) */
+        char *options_path;                  /* the drop-in holding that line (NULL: the unit file) */
         /* [Mount] TimeoutSec=, or in an .automount [Automount] TimeoutIdleSec=
          * (NULL: not set) */
         char *timeout;
@@ -48,6 +54,18 @@ struct mount_unit_list {
  * diagnostic says why), -ENOMEM. */
 int mount_unit_parse(const char *name, const char *path, const char *text, size_t size,
                      struct mount_unit *ret, struct diag_list *diags);
+
+/* A drop-in of a unit: its file (display form) and text. */
+struct unit_dropin {
+        char *path;
+        char *text;
+        size_t size;
+};
+
+/* The same, with the drop-ins applied in the given order after the unit. */
+int mount_unit_parse_with_dropins(const char *name, const char *path, const char *text, size_t size,
+                                  const struct unit_dropin *dropins, size_t n_dropins,
+                                  struct mount_unit *ret, struct diag_list *diags);
 
 /* Every .mount unit of the unit directories below `root` that systemd would
  * load, masks included; each .automount unit is checked (its Where=) and

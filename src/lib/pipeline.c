@@ -146,7 +146,7 @@ static int read_mounted(const struct rootfs *root, struct fstab_table *mounted, 
         f = fopen("/proc/self/mountinfo", "re");
         if (!f)
                 return 0;
-        return fstab_parse(mounted, f, "/proc/self/mountinfo", diags);
+        return fstab_parse_mountinfo(mounted, f, "/proc/self/mountinfo", diags);
 }
 
 int pipefs_pipeline_decide(const struct rootfs *root, struct pipefs_pipeline *ret) {
