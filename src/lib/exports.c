@@ -765,12 +765,6 @@ int exports_read(struct export_table *t, const struct rootfs *root, struct diag_
         char **names = NULL;
         int n, r;
 
-        /* judge the options as the root's own exportfs does */
-        if (t->nfs_utils == 0) {
-                r = nfs_utils_version_installed(root, &t->nfs_utils);
-                if (r < 0)
-                        return r;
-        }
         {
                 _cleanup_free_ char *data = NULL;
                 size_t size;

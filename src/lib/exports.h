@@ -35,8 +35,10 @@ struct export_table {
         char **files; /* display names of the files read, owned here */
         size_t n_files;
         /* the nfs-utils whose exportfs judges the options (nfs_utils.h); 0:
-         * the newest this reader knows. exports_read() sets it from the
-         * root when it is 0. */
+         * the newest this reader knows. The checker sets it from the root
+         * (nfs_utils_version_installed()); the generators leave it 0, since
+         * the verdict changes no ordering and dpkg's status is no boot-time
+         * read. */
         unsigned nfs_utils;
 };
 

@@ -67,23 +67,26 @@ static const char *status_installed_version(char *status, const char *package) {
 
 int nfs_utils_version_installed(const struct rootfs *root, unsigned *ret) {
         static const char *const packages[] = {"nfs-kernel-server", "nfs-common"};
+        _cleanup_free_ char *status = NULL;
+        size_t size;
+        int r;
 
         assert(root);
         assert(ret);
         *ret = 0;
+        r = rootfs_read_file(root, "/var/lib/dpkg/status", &status, &size, NULL);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
         for (size_t i = 0; i < ELEMENTSOF(packages) && *ret == 0; i++) {
-                _cleanup_free_ char *status = NULL;
+                /* the search cuts its text up: a copy for each package */
+                _cleanup_free_ char *copy = strdup(status);
                 const char *version;
-                size_t size;
-                int r;
 
-                /* read anew for each package: the search cuts the text up */
-                r = rootfs_read_file(root, "/var/lib/dpkg/status", &status, &size, NULL);
-                if (r == -ENOMEM)
-                        return r;
-                if (r < 0)
-                        return 0;
-                version = status_installed_version(status, packages[i]);
+                if (!copy)
+                        return -ENOMEM;
+                version = status_installed_version(copy, packages[i]);
                 if (version)
                         *ret = nfs_utils_version_from_debian(version);
         }
