@@ -247,6 +247,9 @@ struct option_context {
         const char *path;
         const char *host;
         unsigned nfs_utils; /* the release whose exportfs judges, 0: the newest */
+        /* an earlier reexport=auto-fsidnum of this line gave the path a
+         * number in the reexport database, which later clients find */
+        bool *path_in_reexport_db;
         struct diag_list *diags;
 };
 
@@ -329,6 +332,7 @@ struct fsid_state {
 static int parse_reexport(const char *opt, struct export_client *client, struct fsid_state *fsid,
                           const struct option_context *ctx) {
         const char *strategy = opt + strlen("reexport=");
+        bool in_db;
 
         if (strcmp(strategy, "none") == 0)
                 return 0;
@@ -353,9 +357,21 @@ static int parse_reexport(const char *opt, struct export_client *client, struct 
                 /* fsidd hands out a number: this is how the export gets its fsid */
                 fsid->number = FSID_NUMBER_DB;
                 client->fsid = true;
+                if (ctx->path_in_reexport_db)
+                        *ctx->path_in_reexport_db = true;
                 return 0;
         }
-        if (fsid->number == FSID_NUMBER_NONE) {
+        in_db = ctx->path_in_reexport_db && *ctx->path_in_reexport_db;
+        if (fsid->number == FSID_NUMBER_GIVEN && in_db) {
+                /* the database's number wins and must equal fsid=N */
+                client->bad = true;
+                return option_problem(
+                        ctx,
+                        "fsid=N with reexport=predefined-fsidnum after an auto-fsidnum client "
+                        "of the same path (N must be the reexport database's number) in option",
+                        opt);
+        }
+        if (fsid->number == FSID_NUMBER_NONE && !in_db) {
                 client->bad = true;
                 return option_problem(ctx,
                                       "reexport=predefined-fsidnum without an fsid= before it (and, for a "
@@ -628,7 +644,11 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
         for (;;) {
                 struct export_client defaults = {};
                 struct fsid_state default_fsid = {};
-                struct option_context ctx = {.file = shown_file, .nfs_utils = t->nfs_utils, .diags = diags};
+                bool path_in_reexport_db = false;
+                struct option_context ctx = {.file = shown_file,
+                                             .nfs_utils = t->nfs_utils,
+                                             .path_in_reexport_db = &path_in_reexport_db,
+                                             .diags = diags};
                 struct export_entry *entry;
                 enum token_result res;
                 const char *line_start;
