@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/nfs_utils.h"
 #include "lib/pipeline.h"
 #include "system.h"
 
@@ -51,6 +52,9 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         int r;
 
         r = nfsconf_read(&in->conf, root, &in->nfsconf_diags);
+        /* the options are judged as the root's own exportfs judges them */
+        if (r >= 0)
+                r = nfs_utils_version_installed(root, &in->exports.nfs_utils);
         if (r >= 0)
                 r = exports_read(&in->exports, root, &in->exports_diags);
         if (r >= 0)

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,9 @@ static int keep_record(int sm, int bak, const char *name, const char *shown_dir)
         if (n < 0)
                 return log_warning_errno(errno, "%s/sm/%s: cannot be read: %m", shown_dir, name);
 
-        if (asprintf(&tmp, ".%s.keep-statd-monitors", name) < 0)
+        /* a short name of our own: statd's names run to 250 bytes, and
+         * NAME_MAX is 255; readers skip names that start with '.' */
+        if (asprintf(&tmp, ".keep-statd-monitors.%ld", (long) getpid()) < 0)
                 return log_oom();
         (void) unlinkat(bak, tmp, 0);
         out = openat(bak, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -80,16 +83,37 @@ static int keep_record(int sm, int bak, const char *name, const char *shown_dir)
 }
 
 /* sm.bak, created like sm when it is missing (statd creates both; a state
- * directory restored from a backup may have only one). */
+ * directory restored from a backup may have only one). Opened once, without
+ * following a link; everything after goes through that descriptor. Only a
+ * directory this run made is given sm's owner and mode: the statd user owns
+ * the state directory and may put something else at the name between
+ * mkdirat() and the open, but it cannot make one owned by us. */
 static int open_bak(int state, const struct stat *sm_st, const char *shown_dir) {
-        int fd = openat(state, "sm.bak", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd >= 0 || errno != ENOENT)
-                return fd >= 0 ? fd : log_error_errno(errno, "%s/sm.bak: %m", shown_dir);
-        if (mkdirat(state, "sm.bak", 0700) < 0 && errno != EEXIST)
+        struct stat st;
+        bool made = false;
+        int fd;
+
+        if (mkdirat(state, "sm.bak", 0700) == 0)
+                made = true;
+        else if (errno != EEXIST)
                 return log_error_errno(errno, "%s/sm.bak: cannot be created: %m", shown_dir);
         fd = openat(state, "sm.bak", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
                 return log_error_errno(errno, "%s/sm.bak: %m", shown_dir);
+        if (!made)
+                return fd;
+        if (fstat(fd, &st) < 0) {
+                int e = errno;
+                close(fd);
+                return log_error_errno(e, "%s/sm.bak: %m", shown_dir);
+        }
+        if (st.st_uid != geteuid()) {
+                close(fd);
+                return log_error_errno(EEXIST,
+                                       "%s/sm.bak: replaced by another directory while it was made; "
+                                       "nothing kept",
+                                       shown_dir);
+        }
         if (fchown(fd, sm_st->st_uid, sm_st->st_gid) < 0 || fchmod(fd, sm_st->st_mode & 07777) < 0) {
                 int e = errno;
                 close(fd);

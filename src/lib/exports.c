@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "escape.h"
 #include "exports.h"
+#include "nfs_utils.h"
 
 /* Buffer limits of exportfs: a path of up to NFS_MAXPATHLEN (1024) bytes, a
  * client-with-options token of up to 511. Longer tokens make exportfs fail. */
@@ -191,40 +192,53 @@ static bool string_is_integer(const char *s, int base) {
         return *end == '\0';
 }
 
-/* Options without a value, sorted for bsearch(). */
-static const char *const plain_options[] = {
-        "acl",
-        "all_squash",
-        "async",
-        "auth_nlm",
-        "crossmnt",
-        "hide",
-        "insecure",
-        "insecure_locks",
-        "no_acl",
-        "no_all_squash",
-        "no_auth_nlm",
-        "no_pnfs",
-        "no_root_squash",
-        "no_subtree_check",
-        "no_wdelay",
-        "nocrossmnt",
-        "nohide",
-        "nordirplus",
-        "pnfs",
-        "ro",
-        "root_squash",
-        "rw",
-        "secure",
-        "secure_locks",
-        "security_label",
-        "subtree_check",
-        "sync",
-        "wdelay",
+/* The releases that brought options 2.6.2 does not know. */
+#define SINCE_ANY 0u
+#define SINCE_XPRTSEC NFS_UTILS_VERSION(2, 6, 3)  /* xprtsec= */
+#define SINCE_REEXPORT NFS_UTILS_VERSION(2, 6, 3) /* reexport= */
+#define SINCE_SIGN_FH NFS_UTILS_VERSION(2, 9, 1)  /* sign_fh */
+
+struct plain_option {
+        const char *name;
+        unsigned since;
+};
+
+/* Options without a value (parseopts() in nfs-utils' support/nfs/exports.c),
+ * sorted for bsearch(). */
+static const struct plain_option plain_options[] = {
+        {"acl", SINCE_ANY},
+        {"all_squash", SINCE_ANY},
+        {"async", SINCE_ANY},
+        {"auth_nlm", SINCE_ANY},
+        {"crossmnt", SINCE_ANY},
+        {"hide", SINCE_ANY},
+        {"insecure", SINCE_ANY},
+        {"insecure_locks", SINCE_ANY},
+        {"no_acl", SINCE_ANY},
+        {"no_all_squash", SINCE_ANY},
+        {"no_auth_nlm", SINCE_ANY},
+        {"no_pnfs", SINCE_ANY},
+        {"no_root_squash", SINCE_ANY},
+        {"no_subtree_check", SINCE_ANY},
+        {"no_wdelay", SINCE_ANY},
+        {"nocrossmnt", SINCE_ANY},
+        {"nohide", SINCE_ANY},
+        {"nordirplus", SINCE_ANY},
+        {"pnfs", SINCE_ANY},
+        {"ro", SINCE_ANY},
+        {"root_squash", SINCE_ANY},
+        {"rw", SINCE_ANY},
+        {"secure", SINCE_ANY},
+        {"secure_locks", SINCE_ANY},
+        {"security_label", SINCE_ANY},
+        {"sign_fh", SINCE_SIGN_FH},
+        {"subtree_check", SINCE_ANY},
+        {"sync", SINCE_ANY},
+        {"wdelay", SINCE_ANY},
 };
 
 static int compare_option(const void *key, const void *element) {
-        return strcmp(key, *(const char *const *) element);
+        return strcmp(key, ((const struct plain_option *) element)->name);
 }
 
 struct option_context {
@@ -232,6 +246,10 @@ struct option_context {
         unsigned line;
         const char *path;
         const char *host;
+        unsigned nfs_utils; /* the release whose exportfs judges, 0: the newest */
+        /* an earlier reexport=auto-fsidnum of this line gave the path a
+         * number in the reexport database, which later clients find */
+        bool *path_in_reexport_db;
         struct diag_list *diags;
 };
 
@@ -249,21 +267,192 @@ static int option_problem(const struct option_context *ctx, const char *what, co
                 what, shown, *host ? "client \"" : "every client", host, *host ? "\"" : "", path);
 }
 
-static bool sec_flavor_is_known(const char *flavor, bool *krb5) {
-        static const char *const flavors[] = {"krb5", "krb5i", "krb5p", "unix", "sys", "null", "none"};
-        for (size_t i = 0; i < ELEMENTSOF(flavors); i++)
-                if (strcmp(flavor, flavors[i]) == 0) {
-                        if (i < 3)
-                                *krb5 = true;
-                        return true;
+/* An option this release's exportfs does not know yet, said in release terms. */
+static int option_too_new(const struct option_context *ctx, const char *option, unsigned since) {
+        _cleanup_free_ char *what = NULL;
+
+        if (asprintf(&what, "option not known to nfs-utils before %u.%u.%u (this system has %u.%u.%u)",
+                     NFS_UTILS_MAJOR(since), NFS_UTILS_MINOR(since), NFS_UTILS_PATCH(since),
+                     NFS_UTILS_MAJOR(ctx->nfs_utils), NFS_UTILS_MINOR(ctx->nfs_utils),
+                     NFS_UTILS_PATCH(ctx->nfs_utils)) < 0)
+                return -ENOMEM;
+        return option_problem(ctx, what, option);
+}
+
+static bool release_knows(const struct option_context *ctx, unsigned since) {
+        return ctx->nfs_utils == 0 || ctx->nfs_utils >= since;
+}
+
+/* Whether every name of a ':' list is one of `names` (an empty name is not:
+ * "sec=" and "sec=sys:" are refused). `list` is taken apart in place; *bad
+ * is set to the first unknown name. */
+static bool colon_list_is_known(char *list, const char *const *names, size_t n, char **bad,
+                                void (*note)(size_t, void *), void *userdata) {
+        char *name;
+
+        while ((name = strsep(&list, ":"))) {
+                size_t i;
+                for (i = 0; i < n; i++)
+                        if (strcmp(name, names[i]) == 0)
+                                break;
+                if (i == n) {
+                        *bad = name;
+                        return false;
                 }
+                if (note)
+                        note(i, userdata);
+        }
+        return true;
+}
+
+static void note_krb5(size_t i, void *userdata) {
+        /* the first three flavours of the table are krb5's */
+        if (i < 3)
+                *(bool *) userdata = true;
+}
+
+/* The fsid state that reexport= depends on (nfs-utils' reexport.c
+ * reexpdb_apply_reexport_settings()), carried from the line's default options
+ * into each client as exportfs copies its defaults. */
+enum fsid_number {
+        FSID_NUMBER_NONE,
+        FSID_NUMBER_ZERO,  /* fsid=root or fsid=0: the NFSv4 root */
+        FSID_NUMBER_GIVEN, /* fsid=N, N != 0 */
+        FSID_NUMBER_DB,    /* given by reexport=auto-fsidnum from the reexport database */
+};
+
+struct fsid_state {
+        enum fsid_number number;
+        bool uuid;
+};
+
+/* reexport=STRATEGY (nfs-utils 2.6.3 and later), judged as exportfs judges it
+ * with a reexport database that holds nothing for this path yet: a fresh
+ * database is what a new export meets, and this reader cannot see fsidd's. */
+static int parse_reexport(const char *opt, struct export_client *client, struct fsid_state *fsid,
+                          const struct option_context *ctx) {
+        const char *strategy = opt + strlen("reexport=");
+        bool in_db;
+
+        if (strcmp(strategy, "none") == 0)
+                return 0;
+        if (strcmp(strategy, "auto-fsidnum") != 0 && strcmp(strategy, "predefined-fsidnum") != 0) {
+                client->bad = true;
+                return option_problem(ctx, "bad value (auto-fsidnum, predefined-fsidnum or none) in option",
+                                      opt);
+        }
+        if (fsid->uuid || fsid->number == FSID_NUMBER_ZERO) {
+                client->fsid = true;
+                return 0;
+        }
+        if (strategy[0] == 'a') {
+                if (fsid->number == FSID_NUMBER_GIVEN) {
+                        client->bad = true;
+                        return option_problem(ctx,
+                                              "fsid=N before reexport=auto-fsidnum (exportfs accepts it "
+                                              "only if N is the number its reexport database already "
+                                              "holds for this path; leave fsid= out) in option",
+                                              opt);
+                }
+                /* fsidd hands out a number: this is how the export gets its fsid */
+                fsid->number = FSID_NUMBER_DB;
+                client->fsid = true;
+                if (ctx->path_in_reexport_db)
+                        *ctx->path_in_reexport_db = true;
+                return 0;
+        }
+        in_db = ctx->path_in_reexport_db && *ctx->path_in_reexport_db;
+        if (fsid->number == FSID_NUMBER_GIVEN && in_db) {
+                /* the database's number wins and must equal fsid=N */
+                client->bad = true;
+                return option_problem(
+                        ctx,
+                        "fsid=N with reexport=predefined-fsidnum after an auto-fsidnum client "
+                        "of the same path (N must be the reexport database's number) in option",
+                        opt);
+        }
+        if (fsid->number == FSID_NUMBER_NONE && !in_db) {
+                client->bad = true;
+                return option_problem(ctx,
+                                      "reexport=predefined-fsidnum without an fsid= before it (and, for a "
+                                      "new export, no number in the reexport database) in option",
+                                      opt);
+        }
+        client->fsid = true;
+        return 0;
+}
+
+/* fsid=root, fsid=NUMBER (strtoul(), any base, cut to 32 bits as exportfs
+ * stores it) or fsid=UUID (32 hex digits among any other bytes). */
+static bool parse_fsid(const char *v, struct fsid_state *fsid) {
+        char *end;
+        unsigned long n;
+
+        if (strcmp(v, "root") == 0) {
+                fsid->number = FSID_NUMBER_ZERO;
+                return true;
+        }
+        n = strtoul(v, &end, 0);
+        if (*v && *end == '\0') {
+                fsid->number = (unsigned) n == 0 ? FSID_NUMBER_ZERO : FSID_NUMBER_GIVEN;
+                return true;
+        }
+        if (string_is_uuid(v)) {
+                fsid->uuid = true;
+                return true;
+        }
         return false;
 }
 
-/* Parses a comma-separated option list into `client`. Returns -ENOMEM or 0;
- * malformed options set client->bad and add one diagnostic each. */
-/* `list` is taken apart in place. */
-static int parse_options(char *list, struct export_client *client, const struct option_context *ctx) {
+/* One number of a squash range as nfs-utils' parsenum() reads it: a '-',
+ * then digits, through atoi() (an empty number is 0; one too large for an
+ * int comes out as -1 with glibc, as there). */
+static int squash_number(const char **p) {
+        const char *start = *p;
+        char buf[32];
+        size_t n;
+
+        if (**p == '-')
+                (*p)++;
+        while (isdigit((unsigned char) **p))
+                (*p)++;
+        n = (size_t) (*p - start);
+        if (n >= sizeof(buf))
+                return -1;
+        memcpy(buf, start, n);
+        buf[n] = '\0';
+        return (int) strtol(buf, NULL, 10);
+}
+
+/* squash_uids=/squash_gids=: N or N-M (parsesquash()). The value ends at the
+ * next comma, so "0-15,20" makes "20" an option of its own, an unknown one;
+ * -1 is refused. */
+static bool squash_range_is_valid(const char *v) {
+        int first, last;
+
+        first = squash_number(&v);
+        last = first;
+        if (*v == '-') {
+                v++;
+                last = squash_number(&v);
+        }
+        return first != -1 && last != -1 && *v == '\0';
+}
+
+static bool has_prefix(const char *s, const char *prefix) {
+        return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Parses a comma-separated option list into `client`, as parseopts() in
+ * nfs-utils' support/nfs/exports.c does for the release ctx->nfs_utils.
+ * Returns -ENOMEM or 0; malformed options set client->bad and add one
+ * diagnostic each. `list` is taken apart in place; `fsid` carries the
+ * line's defaults in and the result out. */
+static int parse_options(char *list, struct export_client *client, struct fsid_state *fsid,
+                         const struct option_context *ctx) {
+        static const char *const flavors[] = {"krb5", "krb5i", "krb5p", "unix", "sys", "null", "none"};
+        static const char *const xprtsec_modes[] = {"none", "tls", "mtls"};
+        bool saw_reexport = false;
         char *cp = list;
         int r;
 
@@ -271,7 +460,7 @@ static int parse_options(char *list, struct export_client *client, const struct 
                 cp++;
         while (*cp) {
                 char *opt = cp, *comma = strchr(cp, ',');
-                bool known = false;
+                const struct plain_option *plain;
 
                 if (comma) {
                         *comma = '\0';
@@ -279,49 +468,70 @@ static int parse_options(char *list, struct export_client *client, const struct 
                 } else
                         cp = opt + strlen(opt);
 
-                known = bsearch(opt, plain_options, ELEMENTSOF(plain_options), sizeof(plain_options[0]),
-                                compare_option) != NULL;
+                plain = bsearch(opt, plain_options, ELEMENTSOF(plain_options), sizeof(plain_options[0]),
+                                compare_option);
 
-                if (known)
-                        ;
-                else if (strncmp(opt, "anonuid=", 8) == 0 || strncmp(opt, "anongid=", 8) == 0) {
+                r = 0;
+                if (plain) {
+                        if (!release_knows(ctx, plain->since)) {
+                                client->bad = true;
+                                r = option_too_new(ctx, opt, plain->since);
+                        }
+                } else if (has_prefix(opt, "anonuid=") || has_prefix(opt, "anongid=")) {
                         if (!string_is_integer(opt + 8, 10))
                                 goto bad_value;
-                } else if (strncmp(opt, "squash_uids=", 12) == 0 || strncmp(opt, "squash_gids=", 12) == 0) {
-                        /* ranges like 0-15,20: exportfs lets the list run on
-                         * over the following commas */
-                        if (opt[12] == '\0' || strspn(opt + 12, "0123456789-") != strlen(opt + 12))
+                } else if (has_prefix(opt, "squash_uids=") || has_prefix(opt, "squash_gids=")) {
+                        if (!squash_range_is_valid(opt + 12))
                                 goto bad_value;
-                        while (*cp >= '0' && *cp <= '9') {
-                                char *next = strchr(cp, ',');
-                                cp = next ? next + 1 : cp + strlen(cp);
-                        }
-                } else if (strncmp(opt, "fsid=", 5) == 0) {
-                        const char *v = opt + 5;
-                        if (strcmp(v, "root") != 0 && !string_is_integer(v, 0) && !string_is_uuid(v))
+                } else if (has_prefix(opt, "fsid=")) {
+                        if (saw_reexport) {
+                                client->bad = true;
+                                r = option_problem(ctx, "fsid= after reexport= (it must come before)", opt);
+                        } else if (!parse_fsid(opt + 5, fsid))
                                 goto bad_value;
-                        client->fsid = true;
+                        else
+                                client->fsid = true;
                 } else if (strcmp(opt, "mountpoint") == 0 || strcmp(opt, "mp") == 0 ||
-                           strncmp(opt, "mountpoint=", 11) == 0 || strncmp(opt, "mp=", 3) == 0) {
+                           has_prefix(opt, "mountpoint=") || has_prefix(opt, "mp=")) {
                         client->mountpoint = true;
-                } else if (strncmp(opt, "refer=", 6) == 0 || strncmp(opt, "replicas=", 9) == 0) {
+                } else if (has_prefix(opt, "refer=") || has_prefix(opt, "replicas=")) {
                         ;
-                } else if (strncmp(opt, "sec=", 4) == 0) {
-                        char *flavors = opt + 4, *flavor;
-                        while ((flavor = strsep(&flavors, ":")))
-                                if (!sec_flavor_is_known(flavor, &client->sec_krb5)) {
-                                        client->bad = true;
-                                        r = option_problem(ctx, "unknown security flavour", flavor);
-                                        if (r < 0)
-                                                return r;
-                                        break;
-                                }
+                } else if (has_prefix(opt, "sec=")) {
+                        char *bad = NULL;
+                        if (!colon_list_is_known(opt + 4, flavors, ELEMENTSOF(flavors), &bad, note_krb5,
+                                                 &client->sec_krb5)) {
+                                client->bad = true;
+                                r = option_problem(ctx, "unknown security flavour", bad);
+                        }
+                } else if (has_prefix(opt, "xprtsec=")) {
+                        char *bad = NULL;
+                        if (!release_knows(ctx, SINCE_XPRTSEC)) {
+                                client->bad = true;
+                                r = option_too_new(ctx, opt, SINCE_XPRTSEC);
+                        } else if (!colon_list_is_known(opt + 8, xprtsec_modes, ELEMENTSOF(xprtsec_modes),
+                                                        &bad, NULL, NULL)) {
+                                client->bad = true;
+                                r = option_problem(ctx, "unknown xprtsec mode (none, tls or mtls)", bad);
+                        }
+                } else if (has_prefix(opt, "reexport=")) {
+                        if (!release_knows(ctx, SINCE_REEXPORT)) {
+                                client->bad = true;
+                                r = option_too_new(ctx, opt, SINCE_REEXPORT);
+                        } else if (saw_reexport) {
+                                client->bad = true;
+                                r = option_problem(ctx, "a second reexport= (one is allowed)", opt);
+                        } else {
+                                saw_reexport = true;
+                                r = parse_reexport(opt, client, fsid, ctx);
+                        }
                 } else {
                         client->bad = true;
                         r = option_problem(ctx, "unknown option", opt);
-                        if (r < 0)
-                                return r;
                 }
+                if (r < 0)
+                        return r;
+                /* exportfs stops at the first bad option; going on tells
+                 * of every one at once */
                 while (*cp == ' ' || *cp == '\t')
                         cp++;
                 continue;
@@ -360,7 +570,9 @@ static int entry_add_client(struct export_entry *e, const char *host, size_t *ca
 
 /* One client token: "host", "host(opts)", "(opts)", or "" for none. */
 static int parse_client(struct export_entry *e, size_t *cap, char *token,
-                        const struct export_client *defaults, struct option_context *ctx) {
+                        const struct export_client *defaults, const struct fsid_state *default_fsid,
+                        struct option_context *ctx) {
+        struct fsid_state fsid = *default_fsid;
         struct export_client *client;
         char *open = strchr(token, '('), *host = token;
         int r;
@@ -394,7 +606,7 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token,
                                 shown_host, path);
                 }
                 *close = '\0';
-                r = parse_options(open + 1, client, ctx);
+                r = parse_options(open + 1, client, &fsid, ctx);
                 if (r < 0)
                         return r;
         }
@@ -431,7 +643,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
 
         for (;;) {
                 struct export_client defaults = {};
-                struct option_context ctx = {.file = shown_file, .diags = diags};
+                struct fsid_state default_fsid = {};
+                bool path_in_reexport_db = false;
+                struct option_context ctx = {.file = shown_file,
+                                             .nfs_utils = t->nfs_utils,
+                                             .path_in_reexport_db = &path_in_reexport_db,
+                                             .diags = diags};
                 struct export_entry *entry;
                 enum token_result res;
                 const char *line_start;
@@ -517,7 +734,8 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         }
                         if (res == TOKEN_NONE) {
                                 if (entry->n_clients == 0)
-                                        r = parse_client(entry, &client_cap, (char[]){""}, &defaults, &ctx);
+                                        r = parse_client(entry, &client_cap, (char[]){""}, &defaults,
+                                                         &default_fsid, &ctx);
                                 /* The clients end at the end of the line, or at a
                                  * byte no token takes (CR, VT, FF): whatever
                                  * follows on this line is still this line's, never
@@ -546,12 +764,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         if (first && tok.data[0] == '-') {
                                 /* "-opts" right after the path: defaults for this line */
                                 ctx.host = "";
-                                r = parse_options(tok.data + 1, &defaults, &ctx);
+                                r = parse_options(tok.data + 1, &defaults, &default_fsid, &ctx);
                                 if (r < 0)
                                         return r;
                                 continue;
                         }
-                        r = parse_client(entry, &client_cap, tok.data, &defaults, &ctx);
+                        r = parse_client(entry, &client_cap, tok.data, &defaults, &default_fsid, &ctx);
                         if (r < 0)
                                 return r;
                 }

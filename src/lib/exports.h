@@ -7,14 +7,15 @@
 #include "diag.h"
 #include "rootfs.h"
 
-/* exports(5), read the way Debian 12's exportfs (nfs-utils 2.6.2) reads it, but
+/* exports(5), read the way exportfs reads it (nfs-utils 2.6.2 of Debian 12,
+ * 2.8.3 of Debian 13 and later: the options differ, see nfs_utils), but
  * without giving up at the first bad line: each problem becomes a diagnostic
  * and the rest of the file still counts. */
 
 struct export_client {
         char *host;      /* "" when the line names no client (everyone) */
         bool mountpoint; /* "mp"/"mountpoint" (from the client or the line's defaults) */
-        bool fsid;       /* "fsid=" given */
+        bool fsid;       /* "fsid=" given, or reexport= gives one (auto-fsidnum, predefined-fsidnum) */
         bool sec_krb5;   /* "sec=" lists a krb5 flavour */
         bool bad;        /* its option list is malformed: exportfs refuses it */
 };
@@ -33,6 +34,12 @@ struct export_table {
         size_t cap;
         char **files; /* display names of the files read, owned here */
         size_t n_files;
+        /* the nfs-utils whose exportfs judges the options (nfs_utils.h); 0:
+         * the newest this reader knows. The checker sets it from the root
+         * (nfs_utils_version_installed()); the generators leave it 0, since
+         * the verdict changes no ordering and dpkg's status is no boot-time
+         * read. */
+        unsigned nfs_utils;
 };
 
 /* Parses one exports file held in memory. `file` is the name used in

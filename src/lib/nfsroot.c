@@ -81,6 +81,13 @@ static int check_server(struct nfsroot_parse *p, const char *server) {
                                       strprintf("the server %s is not an IPv6 address in brackets", shown));
                 return 0;
         }
+        /* What=-fvo:/srv/root would reach mount(8) as its options "-fvo",
+         * and no host name starts with '-' (RFC 952) */
+        if (server[0] == '-')
+                return refuse(p, DIAG_ERROR,
+                              strprintf("the server %s starts with '-', so mount would read it as options, "
+                                        "and no host name does",
+                                        shown));
         if (strlen(server) > NFSROOT_HOST_MAX)
                 return refuse(p, DIAG_ERROR,
                               strprintf("the server name is longer than %d bytes", NFSROOT_HOST_MAX));

@@ -62,6 +62,32 @@ mkdir -p "$work/r3/etc"
 rc=$?
 expect '[ $rc -eq 0 ] && [ ! -e "$work/r3$default" ]' "run 3: exit $rc or a directory made: $(cat "$work/out3")"
 
+# 5: names of 1 to 250 bytes (statd's limit) are all kept; a temporary
+# name built from the record's name passed NAME_MAX from 235 bytes on.
+r=$work/r5
+mkdir -p "$r$default/sm" "$r$default/sm.bak"
+for n in 1 2 100 234 235 240 249 250; do
+	name=$(head -c "$n" /dev/zero | tr '\0' x)
+	echo "record $n" >"$r$default/sm/$name"
+done
+"$helper" --root="$r" >"$work/out5" 2>&1
+rc=$?
+expect '[ $rc -eq 0 ]' "run 5: exit $rc: $(cat "$work/out5")"
+for n in 1 2 100 234 235 240 249 250; do
+	name=$(head -c "$n" /dev/zero | tr '\0' x)
+	expect '[ "$(cat "$r$default/sm.bak/$name" 2>/dev/null)" = "record $n" ]' "run 5: the record of a $n-byte name was not kept"
+done
+expect '[ -z "$(ls -A "$r$default/sm.bak" | grep keep-statd-monitors)" ]' "run 5: a temporary file was left"
+
+# 6: sm.bak that is a link to a directory elsewhere is not followed.
+r=$work/r6
+mkdir -p "$r$default/sm" "$work/elsewhere"
+echo peer >"$r$default/sm/peer"
+ln -s "$work/elsewhere" "$r$default/sm.bak"
+"$helper" --root="$r" >"$work/out6" 2>&1
+rc=$?
+expect '[ $rc -ne 0 ] && [ ! -e "$work/elsewhere/peer" ]' "run 6: exit $rc, or the link was followed"
+
 # 4: a usage error is one.
 "$helper" extra >/dev/null 2>&1
 rc=$?
