@@ -11,9 +11,17 @@ GUEST = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Every boot, both sides: shorter NFSv4 and NLM grace periods. The scenarios mount and lock
 # seconds after the server starts; with the default 90 s grace they would only wait longer.
 # This changes no ordering and leaves /etc/nfs.conf as Debian ships it (scenario 12).
+def grace_files(seconds):
+    """The files that set nfsd's NFSv4 grace and lockd's NLM grace to seconds (the lease
+    stays 10 s); a boot that needs a longer grace puts these in its FILES."""
+    return {
+        'etc/nfs.conf.d/boot-suite-grace.conf': '[nfsd]\ngrace-time=%d\nlease-time=10\n' % seconds,
+        'etc/modprobe.d/boot-suite-lockd.conf': 'options lockd nlm_grace_period=%d\n' % seconds,
+    }
+
+
 COMMON_FILES = {
-    'etc/nfs.conf.d/boot-suite-grace.conf': '[nfsd]\ngrace-time=10\nlease-time=10\n',
-    'etc/modprobe.d/boot-suite-lockd.conf': 'options lockd nlm_grace_period=10\n',
+    **grace_files(10),
     'etc/systemd/system/multi-user.target.wants/boot-scenario.service':
         ('symlink', '/etc/systemd/system/boot-scenario.service'),
 }

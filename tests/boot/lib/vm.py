@@ -18,9 +18,9 @@ def command(image_dir, console, markers, root_disk, payload_disk, result_disk, d
     (pairs/nfsroot.py) brings its own kernel, initrd and command line."""
     # One CPU a guest unless NFS_BOOT_SMP says more: run-ci boots two guests at a time on
     # two cores, where two one-CPU guests finish sooner than two two-CPU guests. Measured
-    # 2026-12-07, two Debian 13
-    # boots side by side: 77 and 72 s wall with one CPU each, 102 and 100 s with two;
-    # three one-CPU guests at once took 122-128 s (more guests than cores gains nothing).
+    # 2026-12-07, two Debian 13 boots side by side: 77 and 72 s wall with one CPU each,
+    # 102 and 100 s with two; three one-CPU guests at once took 122-128 s (more guests
+    # than cores gains nothing).
     smp = smp or int(os.environ.get('NFS_BOOT_SMP', '1'))
     cmd = ['qemu-system-x86_64', '-accel', 'tcg', '-machine', 'q35', '-cpu', 'max',
            '-m', '1024', '-smp', str(smp)] + list(nics) + ['-display', 'none'] + \

@@ -7,7 +7,7 @@ as a native .mount unit on each side, on the server a loopback one that the gene
 order after nfs-server (6), and on the client a bind mount of the NFSv4 mount (7). None
 spoils another: 2 starts after 1 was recorded, 4 is the client's ordinary poweroff at the
 end, and the extra mounts are of the same export, read-only in use."""
-from lib import net
+from lib import net, payload
 from lib.check import no_failed_units
 from . import common
 
@@ -49,10 +49,7 @@ TIMEOUT = 1800   # s for the whole run: two boots at once, a server reboot, a po
 # into nfsd's 10 s grace and the client's NLM reclaim came after it ended ("lockd: failed to
 # reclaim lock", errno -37), so the server's probe took the lock. The kernel's default is 90 s.
 GRACE = 40
-SERVER_GRACE = {
-    'etc/nfs.conf.d/boot-suite-grace.conf': '[nfsd]\ngrace-time=%d\nlease-time=10\n' % GRACE,
-    'etc/modprobe.d/boot-suite-lockd.conf': 'options lockd nlm_grace_period=%d\n' % GRACE,
-}
+SERVER_GRACE = payload.grace_files(GRACE)
 GRACE_WAIT = GRACE + 15  # s after nfs-server started again: the grace and a margin
 
 SERVER_SH = r'''
