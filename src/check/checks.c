@@ -383,6 +383,11 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (oom)
                 return -ENOMEM;
 
+        /* The root filesystem is always a mount of its own: an export of /
+         * serves it whether or not fstab has a line for it, and no second
+         * line for / can be the fix. */
+        if (strcmp(ep->path, "/") == 0)
+                return 0;
         m = find_mount(c, ep->path, mount_any, &oom);
         if (oom)
                 return -ENOMEM;
