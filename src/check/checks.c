@@ -388,6 +388,11 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
          * line for / can be the fix. */
         if (strcmp(ep->path, "/") == 0)
                 return 0;
+        /* An NFSv4 pseudo-root with disks or bind mounts below it is a
+         * directory of the root filesystem by design: what clients reach
+         * through it is mounted below. */
+        if (ep->pseudo_root && fstab_first_mount_below(&c->in->fstab, ep->path))
+                return 0;
         m = find_mount(c, ep->path, mount_any, &oom);
         if (oom)
                 return -ENOMEM;
