@@ -16,6 +16,7 @@
 #include "lib/escape.h"
 #include "lib/exported.h"
 #include "lib/loopback.h"
+#include "lib/nfs_version.h"
 #include "lib/pipefs.h"
 #include "lib/server_order.h"
 
@@ -89,22 +90,12 @@ static const struct fstab_mount *find_mount(const struct context *c, const char 
         }
 }
 
-/* An NFS mount that asks for NFSv3 (vers=3, nfsvers=3 or v3) and keeps
- * network locking (no nolock): mount.nfs then needs rpc.statd and rpcbind. */
+/* An NFS mount that asks for NFSv3 (or v2) as mount.nfs reads its options
+ * and keeps network locking (no nolock): mount.nfs then needs rpc.statd and
+ * rpcbind. */
 static bool mount_wants_nfsv3_locking(const struct fstab_mount *m) {
-        bool v3 = false;
-
-        if (!m->nfs)
-                return false;
-        for (size_t i = 0; i < 2 && !v3; i++) {
-                _cleanup_free_ char *value = NULL;
-                if (fstab_mount_has_option(m, i == 0 ? "vers" : "nfsvers", &value) && value &&
-                    strcmp(value, "3") == 0)
-                        v3 = true;
-        }
-        if (!v3 && fstab_mount_has_option(m, "v3", NULL))
-                v3 = true;
-        return v3 && !fstab_mount_has_option(m, "nolock", NULL);
+        return m->nfs && nfs_version_is_v2_or_v3(nfs_version_asked(m->fstype, m->options)) &&
+               !fstab_mount_has_option(m, "nolock", NULL);
 }
 
 /* Why NFSv3 is on, for messages: the first place that turns it on, and how
