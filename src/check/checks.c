@@ -90,11 +90,11 @@ static const struct fstab_mount *find_mount(const struct context *c, const char 
         }
 }
 
-/* An NFS mount that asks for NFSv3 (or v2) as mount.nfs reads its options
- * and keeps network locking (no nolock): mount.nfs then needs rpc.statd and
- * rpcbind. */
-static bool mount_wants_nfsv3_locking(const struct fstab_mount *m) {
-        return m->nfs && nfs_version_is_v2_or_v3(nfs_version_asked(m->fstype, m->options)) &&
+/* An NFS mount that asks for NFSv3 as mount.nfs reads its options (NFSv2
+ * is refused) and keeps network locking (no nolock): mount.nfs then needs
+ * rpc.statd and rpcbind. */
+static bool mount_wants_nfsv3_locking(const struct check_input *in, const struct fstab_mount *m) {
+        return m->nfs && nfs_version_is_v3(nfs_version_asked(m->fstype, m->options, in->libmount)) &&
                !fstab_mount_has_option(m, "nolock", NULL);
 }
 
@@ -145,7 +145,7 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *where = NULL;
 
-                if (m->shadowed || m->unit_file || !mount_wants_nfsv3_locking(m))
+                if (m->shadowed || m->unit_file || !mount_wants_nfsv3_locking(in, m))
                         continue;
                 if (n_causes++ > 0)
                         continue;

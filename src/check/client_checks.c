@@ -430,17 +430,19 @@ static int check_bg(struct client_context *c, const struct fstab_mount *m) {
                            m->line, NULL, message, fix_options(c, m, options));
 }
 
-/* The options with every version option but the last left out: the one
- * the administrator wrote last is taken for the one meant. NULL on OOM. */
-static char *options_with_last_version(const char *options) {
+/* The options without those `dropped` names; with keep_last the last of
+ * them stays (the one the administrator wrote last is taken for the one
+ * meant). NULL on OOM. */
+static char *options_without(const char *options, bool (*dropped)(const struct mount_option *),
+                             bool keep_last) {
         _cleanup_(buf_free) struct buf kept = {};
         struct mount_option o, last = {};
 
-        for (const char *p = options; mount_option_next(&p, &o);)
-                if (nfs_version_option(&o))
+        for (const char *p = options; keep_last && mount_option_next(&p, &o);)
+                if (dropped(&o))
                         last = o;
         for (const char *p = options; mount_option_next(&p, &o);) {
-                if (nfs_version_option(&o) && o.name != last.name)
+                if (dropped(&o) && o.name != last.name)
                         continue;
                 if (kept.len > 0)
                         buf_putc(&kept, ',');
@@ -451,40 +453,51 @@ static char *options_with_last_version(const char *options) {
 }
 
 /* Options mount.nfs refuses before it talks to any server: the mount fails
- * at every boot. Only the version options for now: since nfs-utils 2.5.3
- * there may be one of them, and NFSv2/3 take no minor version. */
+ * at every boot. Only those that decide the version for now (see
+ * nfs_version_asked()). */
 static int check_version_refused(struct client_context *c, const struct fstab_mount *m) {
+        static const char *const why[] = {
+                [NFS_VERSION_MULTIPLE] = "; since nfs-utils 2.5.3 a mount names its version once, no option "
+                                         "wins (and before libmount 2.39 a copy of the same option is a "
+                                         "second one)",
+                [NFS_VERSION_UNREADABLE] = "",
+                [NFS_VERSION_UNSUPPORTED] = "; mount.nfs mounts NFSv3 and NFSv4 only",
+                [NFS_VERSION_MOUNTD_OPTION_ON_V4] =
+                        "; mounthost=, mountaddr=, mountvers=, mountproto= and mountport= are options of "
+                        "NFSv3's MOUNT protocol, which mount.nfs refuses with NFSv4",
+        };
         struct nfs_version version;
         _cleanup_free_ char *where = NULL, *options = NULL, *fix = NULL;
-        bool multiple;
 
         if (!m->nfs)
                 return 0;
-        version = nfs_version_asked(m->fstype, m->options);
+        version = nfs_version_asked(m->fstype, m->options, c->in->libmount);
         if (!version.refused)
                 return 0;
-        multiple = strstr(version.refused, "multiple");
         where = escape_for_comment(m->where);
-        options = multiple ? options_with_last_version(m->options) : NULL;
-        if (!where || (multiple && !options))
+        if (!where)
                 return -ENOMEM;
-        fix = multiple ? fix_options(c, m, options)
-                       : strprintf(
-                                 "on line %u of %s, write the NFS version as mount.nfs reads it (vers=3, "
-                                 "vers=4, "
-                                 "vers=4.1 or vers=4.2: a minor version only for NFSv4), then run systemctl "
-                                 "daemon-reload",
-                                 m->options_line > 0 ? m->options_line : m->line,
-                                 m->options_file ? m->options_file : fstab_mount_file(&c->in->fstab, m));
+        if (version.refusal == NFS_VERSION_MULTIPLE || version.refusal == NFS_VERSION_MOUNTD_OPTION_ON_V4) {
+                bool multiple = version.refusal == NFS_VERSION_MULTIPLE;
+                options = options_without(m->options, multiple ? nfs_version_option : nfs_mountd_option,
+                                          multiple);
+                if (!options)
+                        return -ENOMEM;
+                fix = fix_options(c, m, options);
+        } else
+                fix = strprintf(
+                        "on line %u of %s, write the NFS version as mount.nfs reads it (vers=3, vers=4, "
+                        "vers=4.1 or vers=4.2: a minor version only for NFSv4), then run systemctl "
+                        "daemon-reload",
+                        m->options_line > 0 ? m->options_line : m->line,
+                        m->options_file ? m->options_file : fstab_mount_file(&c->in->fstab, m));
         if (!fix)
                 return -ENOMEM;
         return finding_add(
                 c->findings, DIAG_ERROR, "nfs-mount-version-refused", fstab_mount_file(&c->in->fstab, m),
                 m->line, NULL,
                 strprintf("mount.nfs refuses the options of %s (\"%s\"%s): the mount fails at every boot",
-                          where, version.refused,
-                          multiple ? "; since nfs-utils 2.5.3 a mount names its version once, no option wins"
-                                   : ""),
+                          where, version.refused, why[version.refusal]),
                 TAKE_PTR(fix));
 }
 
@@ -515,7 +528,7 @@ static char *fix_unit_automount(const struct fstab_mount *m) {
                 (int) stem, m->unit_file, where, m->unit_file, mount_quoted, automount_quoted);
 }
 
-/* NFSv2/3 at boot: mount.nfs asks the server's rpcbind for the NFS and
+/* NFSv3 at boot: mount.nfs asks the server's rpcbind for the NFS and
  * MOUNT programs first. A server that is booting too (after a power cut)
  * answers "program not registered" from the moment its address is up until
  * nfsd has started, and mount.nfs takes three such answers in a row as
@@ -533,8 +546,8 @@ static int check_v3_boot_mount(struct client_context *c, const struct fstab_moun
         if (!m->nfs || m->noauto || strcmp(m->where, "/") == 0 || mounted_on_access(m) ||
             nfs_source_is_loopback(m->what, c->in->hostname))
                 return 0;
-        version = nfs_version_asked(m->fstype, m->options);
-        if (!nfs_version_is_v2_or_v3(version))
+        version = nfs_version_asked(m->fstype, m->options, c->in->libmount);
+        if (!nfs_version_is_v3(version))
                 return 0;
         where = escape_for_comment(m->where);
         options = options_with(m->options, "x-systemd.automount,x-systemd.mount-timeout=30s,"
@@ -544,12 +557,12 @@ static int check_v3_boot_mount(struct client_context *c, const struct fstab_moun
         return finding_add(
                 c->findings, DIAG_NOTE, "nfsv3-mount-gives-up-while-server-boots",
                 fstab_mount_file(&c->in->fstab, m), m->line, NULL,
-                strprintf("%s is an NFSv%d mount made once at boot: when its server boots at the same time "
+                strprintf("%s is an NFSv3 mount made once at boot: when its server boots at the same time "
                           "(after a power cut), the server's rpcbind answers \"program not registered\" "
                           "until nfsd has started, mount.nfs takes three such answers as final (about 7 s) "
                           "and the mount stays failed until someone starts it again; no ordering on either "
                           "host closes that window (NFSv4 retries a refused connection for 2 minutes)",
-                          where, version.major),
+                          where),
                 m->unit_file ? fix_unit_automount(m) : fix_line(c, m, options));
 }
 
