@@ -16,6 +16,7 @@
 #include "lib/escape.h"
 #include "lib/exported.h"
 #include "lib/loopback.h"
+#include "lib/nfs_version.h"
 #include "lib/pipefs.h"
 #include "lib/server_order.h"
 
@@ -89,22 +90,12 @@ static const struct fstab_mount *find_mount(const struct context *c, const char 
         }
 }
 
-/* An NFS mount that asks for NFSv3 (vers=3, nfsvers=3 or v3) and keeps
- * network locking (no nolock): mount.nfs then needs rpc.statd and rpcbind. */
-static bool mount_wants_nfsv3_locking(const struct fstab_mount *m) {
-        bool v3 = false;
-
-        if (!m->nfs)
-                return false;
-        for (size_t i = 0; i < 2 && !v3; i++) {
-                _cleanup_free_ char *value = NULL;
-                if (fstab_mount_has_option(m, i == 0 ? "vers" : "nfsvers", &value) && value &&
-                    strcmp(value, "3") == 0)
-                        v3 = true;
-        }
-        if (!v3 && fstab_mount_has_option(m, "v3", NULL))
-                v3 = true;
-        return v3 && !fstab_mount_has_option(m, "nolock", NULL);
+/* An NFS mount that asks for NFSv3 as mount.nfs reads its options (NFSv2
+ * is refused) and keeps network locking (no nolock): mount.nfs then needs
+ * rpc.statd and rpcbind. */
+static bool mount_wants_nfsv3_locking(const struct check_input *in, const struct fstab_mount *m) {
+        return m->nfs && nfs_version_is_v3(nfs_version_asked(m->fstype, m->options, in->libmount)) &&
+               !fstab_mount_has_option(m, "nolock", NULL);
 }
 
 /* Why NFSv3 is on, for messages: the first place that turns it on, and how
@@ -154,7 +145,7 @@ static int nfsv3_cause_find(const struct context *c, struct nfsv3_cause *ret) {
                 const struct fstab_mount *m = &in->fstab.mounts[i];
                 _cleanup_free_ char *where = NULL;
 
-                if (m->shadowed || m->unit_file || !mount_wants_nfsv3_locking(m))
+                if (m->shadowed || m->unit_file || !mount_wants_nfsv3_locking(in, m))
                         continue;
                 if (n_causes++ > 0)
                         continue;
@@ -383,6 +374,16 @@ static int check_exported_path(struct context *c, const struct exported_path *ep
         if (oom)
                 return -ENOMEM;
 
+        /* The root filesystem is always a mount of its own: an export of /
+         * serves it whether or not fstab has a line for it, and no second
+         * line for / can be the fix. */
+        if (strcmp(ep->path, "/") == 0)
+                return 0;
+        /* An NFSv4 pseudo-root with disks or bind mounts below it is a
+         * directory of the root filesystem by design: what clients reach
+         * through it is mounted below. */
+        if (ep->pseudo_root && fstab_first_mount_below(&c->in->fstab, ep->path))
+                return 0;
         m = find_mount(c, ep->path, mount_any, &oom);
         if (oom)
                 return -ENOMEM;

@@ -55,6 +55,9 @@ struct check_input {
         struct diag_list nfsconf_diags, exports_diags, fstab_diags;
         /* the .mount units, whose mounts are in `fstab` too (client_checks.c reports these) */
         struct diag_list mount_unit_diags;
+        /* the root's libmount release (nfs_utils.h), which joins a mount's
+         * options for mount.nfs; 0: unknown, taken for the newest */
+        unsigned libmount;
         struct unit_info units[_UNIT_MAX];
         struct unit_info network_units[_NETWORK_UNIT_MAX];
         const char *hostname; /* from /etc/hostname, or NULL */

@@ -19,6 +19,7 @@
 #include "client_checks.h"
 #include "lib/escape.h"
 #include "lib/loopback.h"
+#include "lib/nfs_version.h"
 #include "lib/strutil.h"
 
 struct client_context {
@@ -429,23 +430,75 @@ static int check_bg(struct client_context *c, const struct fstab_mount *m) {
                            m->line, NULL, message, fix_options(c, m, options));
 }
 
-/* The NFS major version a mount asks for: the last of vers=, nfsvers= and
- * v2/v3/v4... wins, as in mount.nfs; type nfs4 is 4; 0 when none is named
- * (mount.nfs negotiates, NFSv4 first). */
-static int nfs_version_asked(const struct fstab_mount *m) {
-        struct mount_option o;
-        int version = 0;
+/* The options without those `dropped` names; with keep_last the last of
+ * them stays (the one the administrator wrote last is taken for the one
+ * meant). NULL on OOM. */
+static char *options_without(const char *options, bool (*dropped)(const struct mount_option *),
+                             bool keep_last) {
+        _cleanup_(buf_free) struct buf kept = {};
+        struct mount_option o, last = {};
 
-        if (strcmp(m->fstype, "nfs4") == 0)
-                return 4;
-        for (const char *p = m->options; mount_option_next(&p, &o);)
-                if (o.value && o.value_size > 0 &&
-                    (mount_option_is(&o, "vers") || mount_option_is(&o, "nfsvers")))
-                        version = o.value[0] >= '2' && o.value[0] <= '4' ? o.value[0] - '0' : 0;
-                else if (!o.value && o.name_size >= 2 && o.name[0] == 'v' && o.name[1] >= '2' &&
-                         o.name[1] <= '4' && (o.name_size == 2 || o.name[2] == '.'))
-                        version = o.name[1] - '0';
-        return version;
+        for (const char *p = options; keep_last && mount_option_next(&p, &o);)
+                if (dropped(&o))
+                        last = o;
+        for (const char *p = options; mount_option_next(&p, &o);) {
+                if (dropped(&o) && o.name != last.name)
+                        continue;
+                if (kept.len > 0)
+                        buf_putc(&kept, ',');
+                buf_append(&kept, o.name,
+                           o.value ? (size_t) (o.value + o.value_size - o.name) : o.name_size);
+        }
+        return buf_status(&kept) < 0 ? NULL : strdup(kept.data ? kept.data : "");
+}
+
+/* Options mount.nfs refuses before it talks to any server: the mount fails
+ * at every boot. Only those that decide the version for now (see
+ * nfs_version_asked()). */
+static int check_version_refused(struct client_context *c, const struct fstab_mount *m) {
+        static const char *const why[] = {
+                [NFS_VERSION_MULTIPLE] = "; since nfs-utils 2.5.3 a mount names its version once, no option "
+                                         "wins (and before libmount 2.39 a copy of the same option is a "
+                                         "second one)",
+                [NFS_VERSION_UNREADABLE] = "",
+                [NFS_VERSION_UNSUPPORTED] = "; mount.nfs mounts NFSv3 and NFSv4 only",
+                [NFS_VERSION_MOUNTD_OPTION_ON_V4] =
+                        "; mounthost=, mountaddr=, mountvers=, mountproto= and mountport= are options of "
+                        "NFSv3's MOUNT protocol, which mount.nfs refuses with NFSv4",
+        };
+        struct nfs_version version;
+        _cleanup_free_ char *where = NULL, *options = NULL, *fix = NULL;
+
+        if (!m->nfs)
+                return 0;
+        version = nfs_version_asked(m->fstype, m->options, c->in->libmount);
+        if (!version.refused)
+                return 0;
+        where = escape_for_comment(m->where);
+        if (!where)
+                return -ENOMEM;
+        if (version.refusal == NFS_VERSION_MULTIPLE || version.refusal == NFS_VERSION_MOUNTD_OPTION_ON_V4) {
+                bool multiple = version.refusal == NFS_VERSION_MULTIPLE;
+                options = options_without(m->options, multiple ? nfs_version_option : nfs_mountd_option,
+                                          multiple);
+                if (!options)
+                        return -ENOMEM;
+                fix = fix_options(c, m, options);
+        } else
+                fix = strprintf(
+                        "on line %u of %s, write the NFS version as mount.nfs reads it (vers=3, vers=4, "
+                        "vers=4.1 or vers=4.2: a minor version only for NFSv4), then run systemctl "
+                        "daemon-reload",
+                        m->options_line > 0 ? m->options_line : m->line,
+                        m->options_file ? m->options_file : fstab_mount_file(&c->in->fstab, m));
+        if (!fix)
+                return -ENOMEM;
+        return finding_add(
+                c->findings, DIAG_ERROR, "nfs-mount-version-refused", fstab_mount_file(&c->in->fstab, m),
+                m->line, NULL,
+                strprintf("mount.nfs refuses the options of %s (\"%s\"%s): the mount fails at every boot",
+                          where, version.refused, why[version.refusal]),
+                TAKE_PTR(fix));
 }
 
 /* The edit that mounts a unit's filesystem on access, with the time limits
@@ -475,7 +528,7 @@ static char *fix_unit_automount(const struct fstab_mount *m) {
                 (int) stem, m->unit_file, where, m->unit_file, mount_quoted, automount_quoted);
 }
 
-/* NFSv2/3 at boot: mount.nfs asks the server's rpcbind for the NFS and
+/* NFSv3 at boot: mount.nfs asks the server's rpcbind for the NFS and
  * MOUNT programs first. A server that is booting too (after a power cut)
  * answers "program not registered" from the moment its address is up until
  * nfsd has started, and mount.nfs takes three such answers in a row as
@@ -488,13 +541,13 @@ static char *fix_unit_automount(const struct fstab_mount *m) {
  * when it has no .automount unit, whatever its Options= say. */
 static int check_v3_boot_mount(struct client_context *c, const struct fstab_mount *m) {
         _cleanup_free_ char *where = NULL, *options = NULL;
-        int version;
+        struct nfs_version version;
 
         if (!m->nfs || m->noauto || strcmp(m->where, "/") == 0 || mounted_on_access(m) ||
             nfs_source_is_loopback(m->what, c->in->hostname))
                 return 0;
-        version = nfs_version_asked(m);
-        if (version != 2 && version != 3)
+        version = nfs_version_asked(m->fstype, m->options, c->in->libmount);
+        if (!nfs_version_is_v3(version))
                 return 0;
         where = escape_for_comment(m->where);
         options = options_with(m->options, "x-systemd.automount,x-systemd.mount-timeout=30s,"
@@ -504,12 +557,12 @@ static int check_v3_boot_mount(struct client_context *c, const struct fstab_moun
         return finding_add(
                 c->findings, DIAG_NOTE, "nfsv3-mount-gives-up-while-server-boots",
                 fstab_mount_file(&c->in->fstab, m), m->line, NULL,
-                strprintf("%s is an NFSv%d mount made once at boot: when its server boots at the same time "
+                strprintf("%s is an NFSv3 mount made once at boot: when its server boots at the same time "
                           "(after a power cut), the server's rpcbind answers \"program not registered\" "
                           "until nfsd has started, mount.nfs takes three such answers as final (about 7 s) "
                           "and the mount stays failed until someone starts it again; no ordering on either "
                           "host closes that window (NFSv4 retries a refused connection for 2 minutes)",
-                          where, version),
+                          where),
                 m->unit_file ? fix_unit_automount(m) : fix_line(c, m, options));
 }
 
@@ -626,6 +679,8 @@ int client_checks_run(const struct check_input *in, struct finding_list *finding
                 if (m->shadowed || m->masked)
                         continue;
                 r = check_auto_nfs(&c, m);
+                if (r >= 0)
+                        r = check_version_refused(&c, m);
                 if (r >= 0)
                         r = check_local_on_nfs(&c, m);
                 if (r >= 0)

@@ -55,6 +55,9 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
         /* the options are judged as the root's own exportfs judges them */
         if (r >= 0)
                 r = nfs_utils_version_installed(root, &in->exports.nfs_utils);
+        /* and the mount options as its mount.nfs reads them */
+        if (r >= 0)
+                r = libmount_version_installed(root, &in->libmount);
         if (r >= 0)
                 r = exports_read(&in->exports, root, &in->exports_diags);
         if (r >= 0)

@@ -2,11 +2,13 @@
 #include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "escape.h"
 #include "exported.h"
 #include "macro.h"
 #include "strmap.h"
+#include "strutil.h"
 
 /* A line's path that the server cannot serve, or serves under another name:
  * said once, here, for every program. */
@@ -25,6 +27,44 @@ static int report_path(struct diag_list *diags, const struct export_entry *e, co
                 return -ENOMEM;
         return diag_add(diags, DIAG_WARNING, e->file, e->line,
                         "export path %s has \"..\"; ordering after %s", shown, resolved);
+}
+
+static bool entry_has_client(const struct export_entry *e, bool fsid_root, bool crossmnt, bool nohide) {
+        for (size_t i = 0; i < e->n_clients; i++) {
+                const struct export_client *cl = &e->clients[i];
+                if ((fsid_root && cl->fsid_root) || (crossmnt && cl->crossmnt) || (nohide && cl->nohide))
+                        return true;
+        }
+        return false;
+}
+
+/* Marks the pseudo-roots (exported_path.pseudo_root): one walk up from each
+ * nohide or crossmnt path, each step a lookup, so linear in the lines. */
+static int mark_pseudo_roots(struct exported_paths *s, const struct export_table *exports,
+                             const struct strmap *by_path) {
+        for (size_t i = 0; i < exports->n; i++) {
+                const struct export_entry *e = &exports->entries[i];
+                struct exported_path *ep = s->of_entry[i] ? &s->paths[s->of_entry[i] - s->paths] : NULL;
+                _cleanup_free_ char *parent = NULL;
+
+                if (!ep)
+                        continue;
+                if (entry_has_client(e, true, true, false))
+                        ep->pseudo_root = true;
+                if (!entry_has_client(e, false, true, true))
+                        continue;
+                parent = strdup(ep->path);
+                if (!parent)
+                        return -ENOMEM;
+                while (path_cut_last(parent)) {
+                        struct exported_path *up = strmap_get(by_path, parent);
+                        if (up) {
+                                up->pseudo_root = true;
+                                break;
+                        }
+                }
+        }
+        return 0;
 }
 
 int exported_paths_build(const struct export_table *exports, const char *export_root,
@@ -75,6 +115,9 @@ int exported_paths_build(const struct export_table *exports, const char *export_
                         ep->first_no_mp = e;
                 s.of_entry[i] = ep;
         }
+        r = mark_pseudo_roots(&s, exports, &by_path);
+        if (r < 0)
+                return r;
         *ret = s;
         s = (struct exported_paths){};
         return 0;

@@ -18,6 +18,12 @@ struct exported_path {
         const struct export_entry *first_no_mp; /* first line with a client without mp, or NULL when
                                                  * every client of every line has mp (exportfs then
                                                  * serves the path only once it is mounted) */
+        /* the root of an NFSv4 pseudo filesystem, or a part of one made to
+         * hold the exports below it: a client of one of its lines has fsid=0
+         * (fsid=root) or crossmnt, or it is the nearest exported parent of a
+         * path with a nohide or crossmnt client. Such a directory sits on
+         * the root filesystem on purpose. */
+        bool pseudo_root;
 };
 
 struct exported_paths {

@@ -476,7 +476,10 @@ static int parse_options(char *list, struct export_client *client, struct fsid_s
                         if (!release_knows(ctx, plain->since)) {
                                 client->bad = true;
                                 r = option_too_new(ctx, opt, plain->since);
-                        }
+                        } else if (strcmp(opt, "crossmnt") == 0 || strcmp(opt, "nocrossmnt") == 0)
+                                client->crossmnt = opt[0] == 'c';
+                        else if (strcmp(opt, "nohide") == 0 || strcmp(opt, "hide") == 0)
+                                client->nohide = opt[0] == 'n';
                 } else if (has_prefix(opt, "anonuid=") || has_prefix(opt, "anongid=")) {
                         if (!string_is_integer(opt + 8, 10))
                                 goto bad_value;
@@ -589,6 +592,8 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token,
         client->mountpoint = defaults->mountpoint;
         client->fsid = defaults->fsid;
         client->sec_krb5 = defaults->sec_krb5;
+        client->crossmnt = defaults->crossmnt;
+        client->nohide = defaults->nohide;
         client->bad = defaults->bad;
 
         if (open) {
@@ -610,6 +615,7 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token,
                 if (r < 0)
                         return r;
         }
+        client->fsid_root = fsid.number == FSID_NUMBER_ZERO;
         return 0;
 }
 

@@ -18,6 +18,10 @@ struct export_client {
         bool fsid;       /* "fsid=" given, or reexport= gives one (auto-fsidnum, predefined-fsidnum) */
         bool sec_krb5;   /* "sec=" lists a krb5 flavour */
         bool bad;        /* its option list is malformed: exportfs refuses it */
+        /* what makes a path an NFSv4 pseudo-root or a part of one: fsid=0
+         * or fsid=root (the last fsid= wins), crossmnt and nohide (each
+         * until nocrossmnt or hide after it) */
+        bool fsid_root, crossmnt, nohide;
 };
 
 struct export_entry {

@@ -351,6 +351,16 @@ const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *w
         return strmap_get(&t->owners, where);
 }
 
+const struct fstab_mount *fstab_first_mount_below(const struct fstab_table *t, const char *path) {
+        for (size_t i = 0; i < t->n; i++) {
+                const struct fstab_mount *m = &t->mounts[i];
+                if (!m->shadowed && !m->masked && strcmp(m->where, path) != 0 &&
+                    path_is_at_or_below(m->where, path))
+                        return m;
+        }
+        return NULL;
+}
+
 /* `as_fstab`: mount points as systemd-fstab-generator reads an fstab; else
  * as libmount decodes them (mountinfo, which the kernel escapes that way) */
 static int parse_table(struct fstab_table *t, FILE *f, const char *file, const struct rootfs *root,

@@ -86,6 +86,10 @@ static inline const char *fstab_mount_file(const struct fstab_table *t, const st
  * marked `shadowed`, and fstab_parse() reports each with both line numbers. */
 const struct fstab_mount *fstab_owner(const struct fstab_table *t, const char *where);
 
+/* The first mount strictly below `path` (normalised) that systemd mounts:
+ * neither shadowed nor masked; NULL when there is none. */
+const struct fstab_mount *fstab_first_mount_below(const struct fstab_table *t, const char *path);
+
 /* One option of an option string, as libmount splits it: name and value
  * point into the string (not NUL-terminated); value is NULL for an option
  * without "=". */

@@ -65,8 +65,10 @@ static const char *status_installed_version(char *status, const char *package) {
         return NULL;
 }
 
-int nfs_utils_version_installed(const struct rootfs *root, unsigned *ret) {
-        static const char *const packages[] = {"nfs-kernel-server", "nfs-common"};
+/* The version of the first of `packages` that dpkg's status file below the
+ * root says is installed, 0 when none is */
+static int installed_version(const struct rootfs *root, const char *const *packages, size_t n_packages,
+                             unsigned *ret) {
         _cleanup_free_ char *status = NULL;
         size_t size;
         int r;
@@ -79,7 +81,7 @@ int nfs_utils_version_installed(const struct rootfs *root, unsigned *ret) {
                 return r;
         if (r < 0)
                 return 0;
-        for (size_t i = 0; i < ELEMENTSOF(packages) && *ret == 0; i++) {
+        for (size_t i = 0; i < n_packages && *ret == 0; i++) {
                 /* the search cuts its text up: a copy for each package */
                 _cleanup_free_ char *copy = strdup(status);
                 const char *version;
@@ -91,4 +93,14 @@ int nfs_utils_version_installed(const struct rootfs *root, unsigned *ret) {
                         *ret = nfs_utils_version_from_debian(version);
         }
         return 0;
+}
+
+int nfs_utils_version_installed(const struct rootfs *root, unsigned *ret) {
+        static const char *const packages[] = {"nfs-kernel-server", "nfs-common"};
+        return installed_version(root, packages, ELEMENTSOF(packages), ret);
+}
+
+int libmount_version_installed(const struct rootfs *root, unsigned *ret) {
+        static const char *const packages[] = {"libmount1"};
+        return installed_version(root, packages, ELEMENTSOF(packages), ret);
 }

@@ -20,3 +20,8 @@ unsigned nfs_utils_version_from_debian(const char *debian_version);
  * nfs-common, that dpkg's status file below the root says is installed; 0
  * when neither is, or the file cannot be read. Only -ENOMEM is an error. */
 int nfs_utils_version_installed(const struct rootfs *root, unsigned *ret);
+
+/* The version of util-linux's libmount (libmount1) in the same numbers
+ * (2.39.0 is 23900), found the same way: mount(8) and mount.nfs hand the
+ * options through it, and how it joins them changed in 2.39. */
+int libmount_version_installed(const struct rootfs *root, unsigned *ret);

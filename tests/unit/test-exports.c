@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/exported.h"
 #include "lib/exports.h"
 #include "lib/nfs_utils.h"
 
@@ -154,10 +155,48 @@ static int run_release_cases(void) {
         return failed;
 }
 
+/* Which paths are NFSv4 pseudo-roots: fsid=0/fsid=root or crossmnt as the
+ * last word of a client (line defaults included), and the nearest exported
+ * parent of a nohide or crossmnt path, not a farther one. */
+static int run_pseudo_root_cases(void) {
+        static const char input[] = "/v4 *(fsid=0) b(ro)\n"       /* yes: fsid=0 */
+                                    "/v4/a/b *(nohide)\n"         /* no; makes /v4/a its parent */
+                                    "/v4/a *(ro)\n"               /* yes: nearest parent of /v4/a/b */
+                                    "/x *(crossmnt,nocrossmnt)\n" /* no: nocrossmnt last */
+                                    "/y -crossmnt c(ro)\n"        /* yes: from the line's defaults */
+                                    "/z *(fsid=root,fsid=7,nohide,hide)\n" /* no: fsid=7, hide last */
+                                    "/w *(ro)\n"            /* no: /w/a is the nearer parent */
+                                    "/w/a *(ro)\n"          /* yes */
+                                    "/w/a/b/c *(nohide)\n"; /* no */
+        static const bool expected[] = {true, false, true, false, true, false, false, true, false};
+        _cleanup_(exported_paths_free) struct exported_paths paths = {};
+        struct export_table t = {};
+        struct diag_list diags = {};
+        int failed = 0;
+
+        if (exports_parse(&t, input, strlen(input), "/etc/exports", &diags) < 0 ||
+            exported_paths_build(&t, NULL, &paths, NULL) < 0 || paths.n != ELEMENTSOF(expected))
+                failed = 1;
+        for (size_t i = 0; !failed && i < paths.n; i++)
+                if (paths.paths[i].pseudo_root != expected[i]) {
+                        printf("FAIL pseudo-roots: %s is%s a pseudo-root\n", paths.paths[i].path,
+                               expected[i] ? " not" : "");
+                        failed = 1;
+                }
+        export_table_free(&t);
+        diag_list_free(&diags);
+        printf("%s pseudo-roots: fsid=0, crossmnt and the parent of nohide\n", failed ? "FAIL" : "ok  ");
+        return failed;
+}
+
 int main(void) {
         unsigned passed = 0, failed = 0;
 
         if (run_release_cases())
+                failed++;
+        else
+                passed++;
+        if (run_pseudo_root_cases())
                 failed++;
         else
                 passed++;
