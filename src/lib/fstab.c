@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "canonical_paths.h"
 #include "escape.h"
 #include "fstab.h"
 
@@ -65,6 +66,10 @@ static char *getmntent_mount_point(const char *line) {
                 return NULL;
         for (size_t i = 0; i < n;) {
                 size_t k = 0;
+                if (p[i] != '\\') {
+                        *o++ = p[i++];
+                        continue;
+                }
                 while (k < ELEMENTSOF(decoded) &&
                        !(strlen(decoded[k].escape) <= n - i &&
                          strncmp(p + i, decoded[k].escape, strlen(decoded[k].escape)) == 0))
@@ -156,7 +161,7 @@ static void read_flags(struct fstab_mount *m) {
 }
 
 static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct entry_line *entry,
-                     const struct rootfs *root, struct diag_list *diags) {
+                     struct canonical_paths *names, struct diag_list *diags) {
         const char *target = entry && entry->mount_point ? entry->mount_point : mnt_fs_get_target(fs);
         const char *type = mnt_fs_get_fstype(fs);
         unsigned line = entry ? entry->line : 0;
@@ -171,8 +176,8 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct e
 
         /* the name systemd-fstab-generator gives the mount point: symbolic
          * links and ".." resolved where the path exists (else as written) */
-        if (root) {
-                r = rootfs_canonical_path(root, target, &canonical);
+        if (names) {
+                r = canonical_paths_resolve(names, target, &canonical);
                 if (r == -ENOMEM)
                         return r;
         }
@@ -371,11 +376,18 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         struct libmnt_fs *fs;
         struct entry_line *lines = NULL;
         size_t n_lines = 0, i = 0;
+        _cleanup_(canonical_paths_freep) struct canonical_paths *names = NULL;
         int r;
 
         assert(t);
         assert(f);
         assert(file);
+
+        if (root) {
+                names = canonical_paths_new(root);
+                if (!names)
+                        return -ENOMEM;
+        }
 
         t->file = file;
         tb = mnt_new_table();
@@ -409,7 +421,7 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                 goto finish;
         }
         while (mnt_table_next_fs(tb, it, &fs) == 0) {
-                r = table_add(t, fs, i < n_lines ? &lines[i] : NULL, root, diags);
+                r = table_add(t, fs, i < n_lines ? &lines[i] : NULL, names, diags);
                 if (r < 0)
                         goto finish;
                 i++;

@@ -355,25 +355,20 @@ static int fd_path(int fd, char **ret) {
  * it costs one open per component tried, and no real mount point is near. */
 #define CANONICAL_COMPONENTS_MAX 64
 
-int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret) {
-        _cleanup_free_ char *simple = NULL, *root_path = NULL, *found = NULL;
-        const char *rest, *inside;
-        _cleanup_close_ int fd = -1;
-        size_t n_components = 0, len;
-        int k;
+int rootfs_path_simplify(const char *path, char **ret) {
+        _cleanup_free_ char *simple = NULL;
+        size_t n_components = 0, len = 0;
 
-        assert(r);
         assert(path);
         assert(ret);
 
         if (path[0] != '/')
                 return -EINVAL;
         /* systemd's path_simplify(): no ".", no empty components, no
-         * trailing slash; ".." stays for the resolution below */
+         * trailing slash; ".." stays for the resolution */
         simple = malloc(strlen(path) + 2);
         if (!simple)
                 return -ENOMEM;
-        len = 0;
         for (const char *p = path; *p;) {
                 size_t n;
                 p += strspn(p, "/");
@@ -393,6 +388,25 @@ int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret) 
         simple[len] = '\0';
         if (n_components > CANONICAL_COMPONENTS_MAX)
                 return -E2BIG;
+        *ret = TAKE_PTR(simple);
+        return (int) n_components;
+}
+
+int rootfs_canonical_path_fd(const struct rootfs *r, const char *path, char **ret, int *ret_fd) {
+        _cleanup_free_ char *simple = NULL, *root_path = NULL, *found = NULL;
+        const char *rest, *inside;
+        _cleanup_close_ int fd = -1;
+        size_t len;
+        int k;
+
+        assert(r);
+        assert(path);
+        assert(ret);
+
+        k = rootfs_path_simplify(path, &simple);
+        if (k < 0)
+                return k;
+        len = strlen(simple);
 
         /* the longest prefix that exists: usually the whole path, or all
          * but the last component (the mount point not made yet) */
@@ -449,5 +463,11 @@ int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret) 
                 if (!*ret)
                         return -ENOMEM;
         }
+        if (ret_fd)
+                *ret_fd = *rest == '\0' ? TAKE_FD(fd) : -1;
         return 0;
+}
+
+int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret) {
+        return rootfs_canonical_path_fd(r, path, ret, NULL);
 }

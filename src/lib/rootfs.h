@@ -56,3 +56,12 @@ void strv_free(char **names, size_t n);
  * -errno when the prefix cannot be resolved: the caller then uses the path
  * as written, as systemd does. */
 int rootfs_canonical_path(const struct rootfs *r, const char *path, char **ret);
+/* As rootfs_canonical_path(), and when all of `path` exists, its O_PATH
+ * file descriptor in *ret_fd (else -1; untouched on error), for a caller
+ * that resolves paths below it (canonical_paths.h). */
+int rootfs_canonical_path_fd(const struct rootfs *r, const char *path, char **ret, int *ret_fd);
+/* `path` (absolute) as rootfs_canonical_path() reads it before resolving:
+ * no ".", no empty components, no trailing slash ("/" stays "/"). Returns
+ * the number of components, -EINVAL for a relative path, -E2BIG above the
+ * number that rootfs_canonical_path() resolves. */
+int rootfs_path_simplify(const char *path, char **ret);
