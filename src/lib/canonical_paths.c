@@ -55,15 +55,20 @@ void canonical_paths_free(struct canonical_paths *c) {
 /* The resolved parent `dir`, resolved now when it is not kept; NULL when
  * its resolution failed (the caller resolves the whole path instead, and
  * gets the same error or answer as without the cache). */
-static const struct parent *parent_get(struct canonical_paths *c, char *dir, int *error) {
+static const struct parent *parent_get(struct canonical_paths *c, const char *dir, int *error) {
+        _cleanup_free_ char *key = NULL, *canonical = NULL;
         struct parent *p;
-        char *canonical = NULL;
         int fd = -1, r;
 
         *error = 0;
         for (size_t i = 0; i < c->n; i++)
                 if (strcmp(c->parents[i].dir, dir) == 0)
                         return &c->parents[i];
+        key = strdup(dir);
+        if (!key) {
+                *error = -ENOMEM;
+                return NULL;
+        }
         r = rootfs_canonical_path_fd(c->root, dir, &canonical, &fd);
         if (r < 0) {
                 *error = r == -ENOMEM ? r : 0;
@@ -76,12 +81,7 @@ static const struct parent *parent_get(struct canonical_paths *c, char *dir, int
                 c->next = (c->next + 1) % PARENTS_MAX;
                 parent_clear(p);
         }
-        *p = (struct parent){.dir = strdup(dir), .canonical = canonical, .fd = fd};
-        if (!p->dir) {
-                p->dir = strdup(""); /* keeps the slot valid for parent_clear() */
-                *error = -ENOMEM;
-                return NULL;
-        }
+        *p = (struct parent){.dir = TAKE_PTR(key), .canonical = TAKE_PTR(canonical), .fd = fd};
         return p;
 }
 
