@@ -347,12 +347,16 @@ def rule_gss_keytab_and_maskable(c):
         conds = d[name].prop("ConditionPathExists")
         c.that(any(x.split()[0] == "/etc/krb5.keytab" for x in conds),
                f"{name}: no ConditionPathExists=/etc/krb5.keytab ({conds})")
-    # rpc.svcgssd exits 1 when the keytab has no nfs/ key: its failure must
-    # not mark the unit failed; nor may the module loader's.
-    for name in ("rpc-svcgssd.service", "auth-rpcgss-module.service"):
-        pre = exec_prefixes(d[name], "ExecStart")
-        c.that(pre and all("-" in p for p, _ in pre),
-               f"{name}: ExecStart= without '-' prefix ({pre})")
+    # rpc.svcgssd exits 1 when the keytab has no nfs/ key: that exit must
+    # not mark the unit failed (SuccessExitStatus=1; not "-", which would
+    # also make a crash a success, and Restart= would not bring it back);
+    # nor may the module loader's failure.
+    svcgssd = d["rpc-svcgssd.service"]
+    c.that("SuccessExitStatus=1" in unit_file_lines(svcgssd),
+           "rpc-svcgssd.service: exit status 1 (no usable key) is not a success")
+    pre = exec_prefixes(d["auth-rpcgss-module.service"], "ExecStart")
+    c.that(pre and all("-" in p for p, _ in pre),
+           f"auth-rpcgss-module.service: ExecStart= without '-' prefix ({pre})")
     for name in ("nfs-server.service",):
         for dep in ("nfs-idmapd.service", "rpc-statd.service", "rpc-svcgssd.service"):
             c.that(d[name].has("Wants", dep) and not d[name].has("Requires", dep),
@@ -445,6 +449,81 @@ def rule_stop_and_reload(c):
     c.that(s.prop("RemainAfterExit") == ["yes"], "nfs-server.service: RemainAfterExit is not yes")
     c.that(s.has("Conflicts", "shutdown.target") and s.has("Before", "shutdown.target"),
            "nfs-server.service: not stopped at shutdown (Conflicts=+Before=shutdown.target)")
+
+
+def systemd_version():
+    """The major version of the systemd-analyze that checks the rules."""
+    out = subprocess.run(["systemd-analyze", "--version"], capture_output=True,
+                         text=True, check=True).stdout
+    return int(re.match(r"systemd (\d+)", out).group(1))
+
+
+def restart_daemons():
+    """The long-running daemons installed in ROOT: DAEMONS but the one-shot
+    sm-notify, and fsidd and nfsv4.exportd where the build ships them."""
+    names = [n for n in DAEMONS if n != "rpc-statd-notify.service"]
+    for extra in ("fsidd.service", "nfsv4-exportd.service"):
+        if os.path.exists(os.path.join(ROOT, "etc/systemd/system", extra)):
+            names.append(extra)
+    return names
+
+
+def rule_daemon_restart(c):
+    """Every long-running NFS daemon is back about a second after it dies
+    (Restart=on-failure, RestartSec=1s), a daemon that keeps dying ends
+    failed (5 starts a minute), systemd 254 and later restart it directly,
+    and no daemon's restart can stop the server."""
+    names = restart_daemons()
+    d = load("nfs-server.service", *names)
+    direct = systemd_version() >= 254
+    for name in names:
+        u = d[name]
+        lines = unit_file_lines(u)
+        c.that(u.prop("Restart") == ["on-failure"], f"{name}: Restart={u.prop('Restart')}")
+        c.that(u.prop("RestartSec") == ["1s"], f"{name}: RestartSec={u.prop('RestartSec')}")
+        c.that("StartLimitIntervalSec=60s" in lines and "StartLimitBurst=5" in lines,
+               f"{name}: no start limit of 5 starts in 60 s")
+        c.that(("RestartMode=direct" in lines) == direct,
+               f"{name}: RestartMode=direct {'missing' if direct else 'given'} on systemd "
+               f"{systemd_version()}")
+        # "-" makes any end of the main process a success: no restart.
+        pre = exec_prefixes(u, "ExecStart")
+        c.that(pre and not any("-" in p for p, _ in pre),
+               f"{name}: ExecStart= with '-' (a crash would count as success): {pre}")
+        # BindsTo= stops the server when the daemon leaves "active", which
+        # an automatic restart without RestartMode=direct does.
+        c.that(not d["nfs-server.service"].has("BindsTo", name),
+               f"nfs-server.service: BindsTo={name} (its crash would stop the server)")
+        c.that(not u.has("PartOf", "rpcbind.service") and not u.has("BindsTo", "rpcbind.service"),
+               f"{name}: bound to rpcbind.service (rpcbind-reregister restarts it instead)")
+
+
+def rule_rpcbind_reregister(c):
+    """Every start of rpcbind.service runs rpcbind-reregister, which puts
+    the running daemons back into rpcbind's table, and never fails
+    rpcbind."""
+    d = load("rpcbind.service", "nfs-rpcbind-reregister.service")
+    r, u = d["rpcbind.service"], d["nfs-rpcbind-reregister.service"]
+    c.that(r.has("Wants", "nfs-rpcbind-reregister.service"),
+           "rpcbind.service does not want nfs-rpcbind-reregister.service")
+    c.that(not r.has("Requires", "nfs-rpcbind-reregister.service"),
+           "rpcbind.service requires nfs-rpcbind-reregister.service")
+    c.that(u.has("BindsTo", "rpcbind.service") and u.has("After", "rpcbind.service"),
+           "nfs-rpcbind-reregister.service: not bound to and after rpcbind.service "
+           "(it would not run again at rpcbind's next start)")
+    c.that(not u.has("Before", "rpcbind.service"), "nfs-rpcbind-reregister.service: before rpcbind")
+    c.that(u.prop("Type") == ["oneshot"] and u.prop("RemainAfterExit") == ["yes"],
+           f"nfs-rpcbind-reregister.service: Type={u.prop('Type')} "
+           f"RemainAfterExit={u.prop('RemainAfterExit')}")
+    helper = os.environ["HELPERDIR"] + "/rpcbind-reregister"
+    c.that(u.commands.get("ExecStart") == [helper], f"ExecStart: {u.commands.get('ExecStart')}")
+    c.that(("-", helper) in exec_prefixes(u, "ExecStart"),
+           "nfs-rpcbind-reregister.service: ExecStart= without '-'")
+    path = os.path.join(ROOT, helper.lstrip("/"))
+    c.that(os.access(path, os.X_OK), f"{path}: helper not executable")
+    if os.access(path, os.X_OK):
+        c.that(subprocess.run(["sh", "-n", path], check=False).returncode == 0,
+               f"{path}: sh -n failed")
 
 
 def rule_debian_alias(c):
@@ -675,6 +754,8 @@ RULES = {
     "server-start-tool": rule_server_start_tool,
     "gss-module-not-in-container": rule_gss_module_not_in_container,
     "udev-sysctl": rule_udev_sysctl,
+    "daemon-restart": rule_daemon_restart,
+    "rpcbind-reregister": rule_rpcbind_reregister,
 }
 
 

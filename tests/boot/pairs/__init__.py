@@ -3,4 +3,4 @@ spoil another on either side. Each module says which scenarios it holds (SCENARI
 guests (GUESTS: role -> what goes into that guest, as boots/*.py modules say it for one),
 its hard TIMEOUT, optionally react() (the host acting on what the guests said) and the
 host-side check()."""
-ALL = ['locks', 'downserver', 'linkdown', 'nfsroot']
+ALL = ['locks', 'faults', 'downserver', 'linkdown', 'nfsroot']
