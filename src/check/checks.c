@@ -12,6 +12,7 @@
 
 #include "checks.h"
 #include "client_checks.h"
+#include "legacy_checks.h"
 #include "nfsroot_checks.h"
 #include "lib/escape.h"
 #include "lib/exported.h"
@@ -24,7 +25,8 @@ const char *const check_unit_names[_UNIT_MAX] = {
         [UNIT_NFS_SERVER] = "nfs-server.service", [UNIT_NFS_KERNEL_SERVER] = "nfs-kernel-server.service",
         [UNIT_NFS_CLIENT] = "nfs-client.target",  [UNIT_RPCBIND_SERVICE] = "rpcbind.service",
         [UNIT_RPCBIND_SOCKET] = "rpcbind.socket", [UNIT_RPC_STATD] = "rpc-statd.service",
-        [UNIT_RPC_GSSD] = "rpc-gssd.service",
+        [UNIT_RPC_GSSD] = "rpc-gssd.service",     [UNIT_RPC_SVCGSSD] = "rpc-svcgssd.service",
+        [UNIT_NFS_IDMAPD] = "nfs-idmapd.service",
 };
 
 /* Shared by the checks of one run */
@@ -724,6 +726,8 @@ int checks_run(const struct check_input *in, struct finding_list *findings) {
                 r = client_checks_run(in, findings);
         if (r >= 0)
                 r = nfsroot_checks_run(in, findings);
+        if (r >= 0)
+                r = legacy_checks_run(in, findings);
 
         nfsv3_cause_done(&v3);
         return r < 0 ? r : 0;

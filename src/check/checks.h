@@ -5,6 +5,7 @@
 
 #include "findings.h"
 #include "lib/cmdline.h"
+#include "lib/default_file.h"
 #include "lib/diag.h"
 #include "lib/exports.h"
 #include "lib/fstab.h"
@@ -20,6 +21,8 @@ enum check_unit {
         UNIT_RPCBIND_SOCKET,
         UNIT_RPC_STATD,
         UNIT_RPC_GSSD,
+        UNIT_RPC_SVCGSSD,
+        UNIT_NFS_IDMAPD,
         _UNIT_MAX,
 };
 
@@ -66,6 +69,9 @@ struct check_input {
         const char *export_root;    /* [exports] rootdir=, or NULL */
         const char *pipefs_default; /* STATEDIR/rpc_pipefs, where the static units mount it */
         const char *statd_default;  /* STATEDIR, statd's state directory unless nfs.conf says */
+        /* Debian's /etc/default/nfs-kernel-server and /etc/default/nfs-common
+         * (legacy_checks.c); empty when missing */
+        struct default_file default_server, default_common;
         /* the kernel command line (/proc/cmdline below the root), or NULL
          * when it cannot be read */
         const struct cmdline *cmdline;

@@ -45,6 +45,18 @@ static int read_cmdline(const struct rootfs *root, struct cmdline *ret) {
         return r < 0 ? 0 : cmdline_split(text, ret);
 }
 
+/* An /etc/default file; a missing or unreadable one stays empty (it is
+ * Debian's init scripts' file, read here only to say what no unit reads). */
+static int read_default_file(const struct rootfs *root, const char *path, struct default_file *ret) {
+        _cleanup_free_ char *data = NULL;
+        size_t size;
+        int r = rootfs_read_file(root, path, &data, &size, NULL);
+
+        if (r == -ENOMEM)
+                return r;
+        return r < 0 ? 0 : default_file_parse(ret, data, size);
+}
+
 int check_system_read(const struct rootfs *root, struct check_system *ret) {
         struct check_system s = {};
         struct check_input *in = &s.in;
@@ -70,6 +82,10 @@ int check_system_read(const struct rootfs *root, struct check_system *ret) {
                 r = hostname_read(root, &s.hostname);
         if (r >= 0)
                 r = read_cmdline(root, &s.cmdline);
+        if (r >= 0)
+                r = read_default_file(root, "/etc/default/nfs-kernel-server", &in->default_server);
+        if (r >= 0)
+                r = read_default_file(root, "/etc/default/nfs-common", &in->default_common);
         if (r >= 0)
                 r = unit_links_read(root, &s.links);
         for (size_t u = 0; u < _UNIT_MAX && r >= 0; u++) {
@@ -116,6 +132,8 @@ void check_system_free(struct check_system *s) {
         diag_list_free(&s->in.exports_diags);
         diag_list_free(&s->in.fstab_diags);
         diag_list_free(&s->in.mount_unit_diags);
+        default_file_free(&s->in.default_server);
+        default_file_free(&s->in.default_common);
         unit_links_free(&s->links);
         for (size_t u = 0; u < _UNIT_MAX; u++) {
                 free(s->masks[u]);

@@ -74,6 +74,12 @@ const char *buf_str(struct buf *b) {
         return b->data ? b->data : "";
 }
 
+void buf_clear(struct buf *b) {
+        b->len = 0;
+        if (b->data)
+                b->data[0] = '\0';
+}
+
 void buf_free(struct buf *b) {
         free(b->data);
         *b = (struct buf){};

@@ -26,4 +26,6 @@ void buf_printf(struct buf *b, const char *format, ...) _printf_(2, 3);
 int buf_status(const struct buf *b);
 /* NUL-terminated contents (empty string for an empty buffer) */
 const char *buf_str(struct buf *b);
+/* Empties the text, keeping the memory for the next one. */
+void buf_clear(struct buf *b);
 void buf_free(struct buf *b);

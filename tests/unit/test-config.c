@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/default_file.h"
 #include "lib/fstab.h"
 #include "lib/nfsconf.h"
 
@@ -99,8 +100,48 @@ static void test_fstab(void) {
                 fclose(f);
 }
 
+/* /etc/default files as sh reads their plain assignments; anything else skipped */
+static void test_default_file(void) {
+        static const char text[] = "# comment\n"
+                                   "RPCNFSDCOUNT=8\n"
+                                   "  export STATDOPTS=\"--port 32765 -o 32766\" # a comment\n"
+                                   "RPCMOUNTDOPTS='--port \"x\"'\n"
+                                   "NEED_GSSD=\n"
+                                   "A=\"say \\\"hi\\\"\"\n"
+                                   "B=$(hostname)\n"
+                                   "C=\"$HOME\"\n"
+                                   "D=one two\n"
+                                   "E=\"open\n"
+                                   "if [ -x /x ]; then F=1; fi\n"
+                                   "RPCNFSDCOUNT=16\n"
+                                   "G=\"a\0b\"\n"
+                                   "H=x;y\n";
+        struct default_file f = {};
+
+        CHECK(default_file_parse(&f, text, sizeof(text) - 1) == 0, "parse");
+        CHECK(f.n == 5, "%zu settings", f.n);
+        if (f.n != 5)
+                goto out;
+        CHECK(strcmp(f.items[0].name, "RPCNFSDCOUNT") == 0 && strcmp(f.items[0].value, "16") == 0 &&
+                      f.items[0].line == 12,
+              "a later assignment replaces an earlier one: %s=%s line %u", f.items[0].name, f.items[0].value,
+              f.items[0].line);
+        CHECK(strcmp(f.items[1].name, "STATDOPTS") == 0 &&
+                      strcmp(f.items[1].value, "--port 32765 -o 32766") == 0 && f.items[1].line == 3,
+              "export and a comment after: %s", f.items[1].value);
+        CHECK(strcmp(f.items[2].value, "--port \"x\"") == 0, "single quotes are literal: %s",
+              f.items[2].value);
+        CHECK(strcmp(f.items[3].name, "NEED_GSSD") == 0 && f.items[3].value[0] == '\0', "empty value: %s",
+              f.items[3].value);
+        CHECK(strcmp(f.items[4].name, "A") == 0 && strcmp(f.items[4].value, "say \"hi\"") == 0,
+              "escapes in double quotes: %s", f.items[4].value);
+out:
+        default_file_free(&f);
+}
+
 int main(void) {
         test_nfsconf();
+        test_default_file();
         test_fstab();
         printf("%u passed, %u failed\n", passed, failed);
         return failed ? 1 : 0;
