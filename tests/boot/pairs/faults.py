@@ -9,7 +9,8 @@ I/O error and every file it wrote verifies.
 The faults run in this order, each on the state the one before left, none spoiling the next
 (each ends with everything serving again, which the next one's checks start from):
 31 SIGKILL of rpc.mountd, 32 of rpc.statd, 33 of nfsdcld, rpc.idmapd and fsidd, 34 of rpcbind
-(the daemons must be registered again), 35 `systemctl restart nfs-mountd` (propagates a
+(the daemons must be registered again), 37 `systemctl reload nfs-server` after a new export,
+38 rpc.mountd stopped (SIGSTOP) for 30 s, 35 `systemctl restart nfs-mountd` (propagates a
 restart to nfs-server: the NFSv3 lock must be reclaimed, not lost), 36 `systemctl restart
 nfs-server`. Our side only: Debian's units restart no daemon (the issue's table), so the stock
 side fails 31-35 by design."""
@@ -23,12 +24,14 @@ SCENARIOS = {
     34: 'SIGKILL rpcbind while serving: rpcbind lists mountd, status, nfs and nlockmgr again, new NFSv3 mounts work',
     35: 'systemctl restart nfs-mountd: the NFSv3 and NFSv4 locks are reclaimed (told by sm-notify), not lost',
     36: 'systemctl restart nfs-server: locks reclaimed; through every fault 0 client I/O errors, every file verifies',
+    37: 'systemctl reload nfs-server after an exports change: the new export mounts, nothing restarted, locks held',
+    38: 'rpc.mountd hung (SIGSTOP) for 30 s, then continued: not restarted, new mounts work, locks held',
 }
 TIMEOUT = 1800
 GRACE = 40                          # as in pairs/locks.py: reclaim must fit in it on two emulated CPUs
 GRACE_WAIT = GRACE + 15
-FAULTS = [(31, 'kill-mountd'), (32, 'kill-statd'), (33, 'kill-helpers'), (34, 'kill-rpcbind'),
-          (35, 'restart-mountd'), (36, 'restart-server')]
+# The order the server inflicts them in (36 last: its checks cover the whole run).
+ORDER = [31, 32, 33, 34, 37, 38, 35, 36]
 
 SERVER_SH = r'''
 S=/srv/export/signal/state
@@ -112,6 +115,24 @@ until systemctl is-active -q nfs-server.service || [ $left -le 0 ]; do sleep 0.1
 after 34 "$id"
 
 id=$(server_id)
+mkdir -p /etc/exports.d
+echo '/srv/export/load 192.0.2.0/24(rw,no_subtree_check,no_root_squash)' >/etc/exports.d/fault.exports
+cap 37.reload systemctl reload nfs-server.service
+cap 37.exportfs exportfs -v
+after 37 "$id"
+
+id=$(server_id)
+pid=$(systemctl show -p MainPID --value nfs-mountd.service)
+restarts=$(systemctl show -p NRestarts --value nfs-mountd.service)
+kill -STOP "$pid"
+sleep 30
+kill -CONT "$pid"
+sleep 1
+fact 38.same-pid "$( [ "$(systemctl show -p MainPID --value nfs-mountd.service)" = "$pid" ] && echo yes || echo no)"
+fact 38.same-restarts "$( [ "$(systemctl show -p NRestarts --value nfs-mountd.service)" = "$restarts" ] && echo yes || echo no)"
+after 38 "$id"
+
+id=$(server_id)
 t0=$(now); cap 35.restart systemctl restart nfs-mountd.service; fact 35.restart-s "$(since "$t0")"
 after 35 "$id"
 id=$(server_id)
@@ -175,8 +196,15 @@ new_mounts() {
 		fact "$n.mount$v-s" "$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%%.1f", b - a }')"
 		umount /mnt/new$v 2>/dev/null || umount -l /mnt/new$v 2>/dev/null
 	done
+	if [ "$n" = 37 ]; then   # the export the reload added
+		mkdir -p /mnt/new5
+		rc=0
+		timeout 90 mount -t nfs -o vers=3 %(server)s:/srv/export/load /mnt/new5 || rc=$?
+		fact 37.mount-new-export "$rc"
+		umount /mnt/new5 2>/dev/null || umount -l /mnt/new5 2>/dev/null
+	fi
 }
-for n in 31 32 33 34 35 36; do
+for n in %(order)s; do
 	wait_word $S "did:$n" 600 || break
 	new_mounts $n
 	echo "mounted:$n" >$S
@@ -194,7 +222,7 @@ echo 3 >/proc/sys/vm/drop_caches
 cap 36.verify sha256sum --quiet -c /run/load.sums
 cap 36.client-journal sh -c 'journalctl -b --no-pager -o short-monotonic | grep -iE "statd|lockd|nfs|reclaim|not responding" || true'
 echo client-done >$S
-''' % {'server': net.SERVER_NAME}
+''' % {'server': net.SERVER_NAME, 'order': ' '.join(map(str, ORDER))}
 
 GUESTS = {
     'server': common.guest('server', net.SERVER_ADDR, fstab=common.SERVER_FSTAB,
@@ -241,6 +269,15 @@ def check(n, sc, rs, guests):
         sc.check(seconds(reg) is not None and seconds(reg) < 30,
                  'rpcbind lists status, mountd, nfs and nlockmgr again within 30 s of its SIGKILL',
                  '%s s; %s' % (reg, server.text('34.rpcinfo').strip().replace('\n', ' | ')[:400]))
+    if n == 37:
+        sc.check(server.fact('rc.37.reload') == '0', 'systemctl reload nfs-server succeeded', server.text('37.reload').strip())
+        sc.check(client.fact('37.mount-new-export') == '0', 'the export the reload added mounts on the client',
+                 client.fact('37.mount-new-export') or 'not tried')
+        sc.check(server.fact('37.server-restarted') == 'no', 'the reload restarted nothing', server.fact('37.server-restarted'))
+    if n == 38:
+        sc.check(server.fact('38.same-pid') == 'yes' and server.fact('38.same-restarts') == 'yes',
+                 'a hung rpc.mountd is left alone (same process, no restart) and serves again when continued',
+                 'same pid %s, same restarts %s' % (server.fact('38.same-pid'), server.fact('38.same-restarts')))
     if n in (35, 36):
         sc.check(server.fact('rc.%d.restart' % n) == '0',
                  'the restart command succeeded', server.text('%d.restart' % n).strip())
