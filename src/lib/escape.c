@@ -17,16 +17,27 @@ static const uint8_t long_unit_name_hash_key[16] = {
 };
 
 int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_dotdot) {
+        char *out = malloc(strlen(path) + 2);
+        int r;
+
+        if (!out)
+                return -ENOMEM;
+        r = path_normalize_into(path, allow_dotdot, out, had_dotdot);
+        if (r < 0) {
+                free(out);
+                return r;
+        }
+        *ret = out;
+        return 0;
+}
+
+int path_normalize_into(const char *path, bool allow_dotdot, char *out, bool *had_dotdot) {
         size_t len = strlen(path);
-        char *out;
         size_t o = 0;
         bool dotdot = false;
 
         if (path[0] != '/' || len >= PATH_MAX)
                 return -EINVAL;
-        out = malloc(len + 2);
-        if (!out)
-                return -ENOMEM;
 
         for (const char *p = path; *p;) {
                 const char *end;
@@ -64,11 +75,9 @@ int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_do
 
         if (had_dotdot)
                 *had_dotdot = dotdot;
-        *ret = out;
         return 0;
 
 invalid:
-        free(out);
         return -EINVAL;
 }
 

@@ -2,10 +2,13 @@
 #include <assert.h>
 #include <errno.h>
 #include <libmount.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "array.h"
+#include "buf.h"
 #include "canonical_paths.h"
 #include "escape.h"
 #include "fstab.h"
@@ -29,41 +32,30 @@ static int on_parse_error(struct libmnt_table *tb, const char *filename _unused_
         return 1; /* skip the line, keep going */
 }
 
-/* One entry of the file as libmount parsed it: its line, and its mount point
- * field as systemd-fstab-generator reads it (NULL for a mountinfo table). */
-struct entry_line {
-        unsigned line;
-        char *mount_point;
-};
-
-static void entry_lines_free(struct entry_line *lines, size_t n) {
-        for (size_t i = 0; i < n; i++)
-                free(lines[i].mount_point);
-        free(lines);
-}
-
 /* The second field of an fstab line as glibc's getmntent() hands it to
  * systemd-fstab-generator (systemd 252 and 257 read fstab through it):
  * fields split at blanks, and only "\040", "\011", "\012", "\134" and "\\"
  * decoded (decode_name() in glibc's mntent_r.c); any other octal escape
  * stays as written, backslash included, although libmount decodes them all.
  * Measured with both releases' generators: "/mnt/caf\303\251" is the unit
- * mnt-caf\x5c303\x5c251.mount. NULL on OOM. */
-static char *getmntent_mount_point(const char *line) {
+ * mnt-caf\x5c303\x5c251.mount. Written into `out` (emptied first), which
+ * every line reuses. */
+static void getmntent_mount_point(const char *line, struct buf *out) {
         static const struct {
                 const char *escape;
                 char byte;
         } decoded[] = {{"\\040", ' '}, {"\\011", '\t'}, {"\\012", '\n'}, {"\\134", '\\'}, {"\\\\", '\\'}};
         const char *p = line + strspn(line, " \t");
         size_t n;
-        char *out, *o;
+        char *o;
 
         p += strcspn(p, " \t\n"); /* the source */
         p += strspn(p, " \t");
         n = strcspn(p, " \t\n");
-        out = o = malloc(n + 1);
-        if (!out)
-                return NULL;
+        out->len = 0;
+        if (!buf_reserve(out, n))
+                return;
+        o = out->data;
         for (size_t i = 0; i < n;) {
                 size_t k = 0;
                 if (p[i] != '\\') {
@@ -81,50 +73,55 @@ static char *getmntent_mount_point(const char *line) {
                         *o++ = p[i++];
         }
         *o = '\0';
-        return out;
+        out->len = (size_t) (o - out->data);
 }
 
-/* The lines libmount turns into entries: not blank, not a comment, not one
- * it rejected; in order. With `read_mount_points`, each with its mount
- * point field as getmntent() reads it. */
-static int entry_lines(FILE *f, const struct parse_state *st, bool read_mount_points,
-                       struct entry_line **ret, size_t *ret_n) {
-        struct entry_line *lines = NULL;
-        unsigned lineno = 0;
-        size_t n = 0, cap = 0, bad = 0;
-        char *line = NULL;
-        size_t line_cap = 0;
-        int r = 0;
+/* The file read again, in step with libmount's table: the lines it turned
+ * into entries (not blank, not a comment, not one it rejected), in order,
+ * one at a time, so that nothing is kept per line. */
+struct entry_reader {
+        FILE *f;
+        const struct parse_state *st;
+        bool read_mount_points;
+        char *line;
+        size_t line_cap;
+        unsigned lineno;
+        size_t bad; /* the first of st->bad_lines not passed yet */
+        /* the current entry's mount point field as getmntent() reads it */
+        struct buf mount_point;
+};
 
-        rewind(f);
-        while (getline(&line, &line_cap, f) >= 0) {
-                const char *p = line + strspn(line, " \t\r\n");
-                lineno++;
+/* The next entry line: its number in *ret_line and, with
+ * `read_mount_points`, its mount point field in *ret_mount_point (valid
+ * until the next call). 1 when there is one, 0 at the end, -ENOMEM. */
+static int entry_reader_next(struct entry_reader *rd, unsigned *ret_line, const char **ret_mount_point) {
+        const struct parse_state *st = rd->st;
+
+        while (getline(&rd->line, &rd->line_cap, rd->f) >= 0) {
+                const char *p = rd->line + strspn(rd->line, " \t\r\n");
+                rd->lineno++;
                 if (*p == '\0' || *p == '#')
                         continue;
-                while (bad < st->n_bad && st->bad_lines[bad] < lineno)
-                        bad++;
-                if (bad < st->n_bad && st->bad_lines[bad] == lineno)
+                while (rd->bad < st->n_bad && st->bad_lines[rd->bad] < rd->lineno)
+                        rd->bad++;
+                if (rd->bad < st->n_bad && st->bad_lines[rd->bad] == rd->lineno)
                         continue;
-                if (array_reserve(&lines, &cap, n + 1, sizeof(*lines)) < 0) {
-                        r = -ENOMEM;
-                        break;
+                *ret_line = rd->lineno;
+                *ret_mount_point = NULL;
+                if (rd->read_mount_points) {
+                        getmntent_mount_point(rd->line, &rd->mount_point);
+                        if (buf_status(&rd->mount_point) < 0)
+                                return -ENOMEM;
+                        *ret_mount_point = rd->mount_point.data;
                 }
-                lines[n] = (struct entry_line){.line = lineno};
-                if (read_mount_points && !(lines[n].mount_point = getmntent_mount_point(line))) {
-                        r = -ENOMEM;
-                        break;
-                }
-                n++;
+                return 1;
         }
-        free(line);
-        if (r < 0) {
-                entry_lines_free(lines, n);
-                return r;
-        }
-        *ret = lines;
-        *ret_n = n;
         return 0;
+}
+
+static void entry_reader_done(struct entry_reader *rd) {
+        free(rd->line);
+        buf_free(&rd->mount_point);
 }
 
 bool mount_option_next(const char **cursor, struct mount_option *ret) {
@@ -160,15 +157,17 @@ static void read_flags(struct fstab_mount *m) {
         m->nfs = strcmp(m->fstype, "nfs") == 0 || strcmp(m->fstype, "nfs4") == 0;
 }
 
-static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct entry_line *entry,
+/* `mount_point`: the entry's mount point as getmntent() reads it (NULL:
+ * as libmount does); `line`: its line (0: not known) */
+static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, const char *mount_point,
                      struct canonical_paths *names, struct diag_list *diags) {
-        const char *target = entry && entry->mount_point ? entry->mount_point : mnt_fs_get_target(fs);
+        const char *target = mount_point ? mount_point : mnt_fs_get_target(fs);
         const char *type = mnt_fs_get_fstype(fs);
-        unsigned line = entry ? entry->line : 0;
         const char *source = mnt_fs_get_source(fs);
         const char *options = mnt_fs_get_options(fs);
         struct fstab_mount m = {.line = line};
         _cleanup_free_ char *canonical = NULL;
+        char where[PATH_MAX + 1];
         int r;
 
         if (!target || target[0] != '/')
@@ -181,9 +180,7 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct e
                 if (r == -ENOMEM)
                         return r;
         }
-        r = path_normalize(canonical ? canonical : target, false, &m.where, NULL);
-        if (r == -ENOMEM)
-                return r;
+        r = path_normalize_into(canonical ? canonical : target, false, where, NULL);
         if (r < 0) {
                 _cleanup_free_ char *shown = escape_for_comment(target);
                 return shown ? diag_add(
@@ -193,24 +190,19 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct e
                                        shown)
                              : -ENOMEM;
         }
-        m.what = strdup(strempty(source));
-        m.fstype = strdup(type ? type : "auto");
-        m.options = strdup(strempty(options));
-        if (!m.what || !m.fstype || !m.options)
-                goto oom;
+        m.where = arena_strdup(&t->strings, where);
+        m.what = arena_strdup(&t->strings, strempty(source));
+        m.fstype = arena_strdup(&t->strings, type ? type : "auto");
+        m.options = arena_strdup(&t->strings, strempty(options));
+        if (!m.where || !m.what || !m.fstype || !m.options)
+                return -ENOMEM;
         m.freq = mnt_fs_get_freq(fs);
         m.passno = mnt_fs_get_passno(fs);
         read_flags(&m);
         if (array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0)
-                goto oom;
+                return -ENOMEM;
         t->mounts[t->n++] = m;
         return 0;
-oom:
-        free(m.where);
-        free(m.what);
-        free(m.fstype);
-        free(m.options);
-        return -ENOMEM;
 }
 
 /* After the table is complete (the map points into it): who owns each mount
@@ -240,41 +232,22 @@ static int find_owners(struct fstab_table *t, struct diag_list *diags) {
         return 0;
 }
 
-/* NULL stays NULL; false when a copy could not be made */
-static bool copy_optional(char **dst, const char *src) {
-        *dst = src ? strdup(src) : NULL;
-        return !src || *dst;
-}
-
-static void fstab_mount_done(struct fstab_mount *m) {
-        free(m->where);
-        free(m->what);
-        free(m->fstype);
-        free(m->options);
-        free(m->unit_file);
-        free(m->options_file);
-        free(m->mount_timeout);
-        free(m->automount_file);
-        free(m->idle_timeout);
-}
-
 static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
         struct fstab_mount m = {.line = u->line, .options_line = u->options_line, .masked = u->masked};
+        struct arena *a = &t->strings;
 
-        m.where = strdup(u->where ? u->where : "");
-        m.what = strdup(strempty(u->what));
-        m.fstype = strdup(u->type && *u->type ? u->type : "auto");
-        m.options = strdup(strempty(u->options));
-        m.unit_file = strdup(u->path);
+        m.where = arena_strdup(a, u->where ? u->where : "");
+        m.what = arena_strdup(a, strempty(u->what));
+        m.fstype = arena_strdup(a, u->type && *u->type ? u->type : "auto");
+        m.options = arena_strdup(a, strempty(u->options));
+        m.unit_file = arena_strdup(a, u->path);
         if (!m.where || !m.what || !m.fstype || !m.options || !m.unit_file ||
-            !copy_optional(&m.options_file, u->options_path) ||
-            !copy_optional(&m.mount_timeout, u->timeout) ||
-            !copy_optional(&m.automount_file, u->automount_path) ||
-            !copy_optional(&m.idle_timeout, u->automount_timeout) ||
-            array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0) {
-                fstab_mount_done(&m);
+            !arena_copy_optional(a, &m.options_file, u->options_path) ||
+            !arena_copy_optional(a, &m.mount_timeout, u->timeout) ||
+            !arena_copy_optional(a, &m.automount_file, u->automount_path) ||
+            !arena_copy_optional(a, &m.idle_timeout, u->automount_timeout) ||
+            array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0)
                 return -ENOMEM;
-        }
         read_flags(&m);
         /* a unit is started when something wants it, whatever its
          * Options= say; a masked one is never started */
@@ -314,6 +287,9 @@ int fstab_add_mount_units(struct fstab_table *t, const struct mount_unit_list *u
         size_t first_unit = t->n;
         int r;
 
+        /* no unit: who owns what stays as fstab_parse() settled it */
+        if (units->n == 0)
+                return 0;
         for (size_t i = 0; i < units->n; i++) {
                 r = unit_mount_add(t, &units->units[i]);
                 if (r < 0)
@@ -374,8 +350,7 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         struct libmnt_table *tb;
         struct libmnt_iter *it = NULL;
         struct libmnt_fs *fs;
-        struct entry_line *lines = NULL;
-        size_t n_lines = 0, i = 0;
+        struct entry_reader lines = {.f = f, .st = &st, .read_mount_points = as_fstab};
         _cleanup_(canonical_paths_freep) struct canonical_paths *names = NULL;
         int r;
 
@@ -410,8 +385,8 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                 if (r < 0)
                         goto finish;
         }
-
-        r = entry_lines(f, &st, as_fstab, &lines, &n_lines);
+        /* one entry at most per libmount entry: the array is made once */
+        r = array_reserve(&t->mounts, &t->cap, t->n + (size_t) mnt_table_get_nents(tb), sizeof(*t->mounts));
         if (r < 0)
                 goto finish;
 
@@ -420,18 +395,23 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                 r = -ENOMEM;
                 goto finish;
         }
+        rewind(f);
         while (mnt_table_next_fs(tb, it, &fs) == 0) {
-                r = table_add(t, fs, i < n_lines ? &lines[i] : NULL, names, diags);
+                const char *mount_point = NULL;
+                unsigned line = 0;
+
+                r = entry_reader_next(&lines, &line, &mount_point);
+                if (r >= 0)
+                        r = table_add(t, fs, line, mount_point, names, diags);
                 if (r < 0)
                         goto finish;
-                i++;
         }
         r = find_owners(t, diags);
 finish:
         mnt_free_iter(it);
         mnt_unref_table(tb);
         free(st.bad_lines);
-        entry_lines_free(lines, n_lines);
+        entry_reader_done(&lines);
         return r;
 }
 
@@ -448,11 +428,24 @@ int fstab_parse_mountinfo(struct fstab_table *t, FILE *f, const char *file, stru
         return parse_table(t, f, file, NULL, false, diags);
 }
 
+/* The file is read twice (by libmount, then by us for the lines), each
+ * time through this buffer: a 4 KiB one cost a read() per 50 lines. */
+#define FSTAB_READ_BUFFER_SIZE (64 * 1024)
+
 int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_list *diags) {
         static const char fstab_file[] = "/etc/fstab";
+        /* declared first, freed last: the stream uses it until it is closed */
+        _cleanup_free_ char *buffer = NULL;
         _cleanup_fclose_ FILE *f = rootfs_fopen(root, fstab_file);
 
         t->file = fstab_file;
+        if (f) {
+                buffer = malloc(FSTAB_READ_BUFFER_SIZE);
+                if (!buffer)
+                        return -ENOMEM;
+                if (setvbuf(f, buffer, _IOFBF, FSTAB_READ_BUFFER_SIZE) != 0)
+                        return -ENOMEM;
+        }
         if (!f) {
                 if (errno == ENOENT)
                         return 0;
@@ -476,8 +469,7 @@ bool fstab_mount_has_option(const struct fstab_mount *m, const char *name, char 
 }
 
 void fstab_table_free(struct fstab_table *t) {
-        for (size_t i = 0; i < t->n; i++)
-                fstab_mount_done(&t->mounts[i]);
+        arena_free(&t->strings);
         free(t->mounts);
         strmap_free(&t->owners);
         *t = (struct fstab_table){};

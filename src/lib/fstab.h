@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "mount_units.h"
 #include "strmap.h"
@@ -14,6 +15,7 @@
  * for the programs that want them, the mounts declared as .mount units
  * (mount_units.h), so that one table answers "who mounts this path". */
 
+/* Every string of a mount is the table's (fstab_table.strings). */
 struct fstab_mount {
         char *where; /* mount point, normalised as systemd names its unit */
         char *what;  /* source as written (unescaped) */
@@ -44,6 +46,7 @@ struct fstab_table {
         size_t cap;
         const char *file;     /* display name, static */
         struct strmap owners; /* mount point → the line that owns it */
+        struct arena strings; /* the mounts' strings */
 };
 
 /* Parses an fstab held in `f`. Malformed lines become diagnostics and are
