@@ -2,9 +2,12 @@
 #include <ctype.h>
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "array.h"
 #include "buf.h"
 #include "escape.h"
@@ -119,9 +122,16 @@ static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok
                  * (a backslash among the last three bytes written). */
                 if (!quoted && !(len >= 1 && t[len - 1] == '\\') && !(len >= 2 && t[len - 2] == '\\') &&
                     !(len >= 3 && t[len - 3] == '\\')) {
-                        while (len < max && lx->p < lx->end && token_byte_is_plain(*lx->p)) {
-                                c = (unsigned char) *lx->p++;
-                                t[len++] = (char) c;
+                        size_t room = max - len, left = (size_t) (lx->end - lx->p);
+                        const char *start = lx->p, *limit = start + (room < left ? room : left), *q = start;
+
+                        while (q < limit && token_byte_is_plain(*q))
+                                q++;
+                        if (q > start) {
+                                memcpy(t + len, start, (size_t) (q - start));
+                                len += (size_t) (q - start);
+                                c = (unsigned char) q[-1];
+                                lx->p = q;
                         }
                         if (len >= max)
                                 break;
@@ -198,43 +208,53 @@ static bool string_is_integer(const char *s, int base) {
 #define SINCE_REEXPORT NFS_UTILS_VERSION(2, 6, 3) /* reexport= */
 #define SINCE_SIGN_FH NFS_UTILS_VERSION(2, 9, 1)  /* sign_fh */
 
+/* What a plain option changes in what the reader keeps of a client. */
+enum plain_effect {
+        SETS_NOTHING_KEPT,
+        SETS_CROSSMNT,
+        CLEARS_CROSSMNT,
+        SETS_NOHIDE,
+        CLEARS_NOHIDE,
+};
+
 struct plain_option {
         const char *name;
         unsigned since;
+        enum plain_effect effect;
 };
 
 /* Options without a value (parseopts() in nfs-utils' support/nfs/exports.c),
  * sorted for bsearch(). */
 static const struct plain_option plain_options[] = {
-        {"acl", SINCE_ANY},
-        {"all_squash", SINCE_ANY},
-        {"async", SINCE_ANY},
-        {"auth_nlm", SINCE_ANY},
-        {"crossmnt", SINCE_ANY},
-        {"hide", SINCE_ANY},
-        {"insecure", SINCE_ANY},
-        {"insecure_locks", SINCE_ANY},
-        {"no_acl", SINCE_ANY},
-        {"no_all_squash", SINCE_ANY},
-        {"no_auth_nlm", SINCE_ANY},
-        {"no_pnfs", SINCE_ANY},
-        {"no_root_squash", SINCE_ANY},
-        {"no_subtree_check", SINCE_ANY},
-        {"no_wdelay", SINCE_ANY},
-        {"nocrossmnt", SINCE_ANY},
-        {"nohide", SINCE_ANY},
-        {"nordirplus", SINCE_ANY},
-        {"pnfs", SINCE_ANY},
-        {"ro", SINCE_ANY},
-        {"root_squash", SINCE_ANY},
-        {"rw", SINCE_ANY},
-        {"secure", SINCE_ANY},
-        {"secure_locks", SINCE_ANY},
-        {"security_label", SINCE_ANY},
-        {"sign_fh", SINCE_SIGN_FH},
-        {"subtree_check", SINCE_ANY},
-        {"sync", SINCE_ANY},
-        {"wdelay", SINCE_ANY},
+        {"acl", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"all_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"async", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"auth_nlm", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"crossmnt", SINCE_ANY, SETS_CROSSMNT},
+        {"hide", SINCE_ANY, CLEARS_NOHIDE},
+        {"insecure", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"insecure_locks", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_acl", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_all_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_auth_nlm", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_pnfs", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_root_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_subtree_check", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_wdelay", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"nocrossmnt", SINCE_ANY, CLEARS_CROSSMNT},
+        {"nohide", SINCE_ANY, SETS_NOHIDE},
+        {"nordirplus", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"pnfs", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"ro", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"root_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"rw", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"secure", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"secure_locks", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"security_label", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"sign_fh", SINCE_SIGN_FH, SETS_NOTHING_KEPT},
+        {"subtree_check", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"sync", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"wdelay", SINCE_ANY, SETS_NOTHING_KEPT},
 };
 
 static int compare_option(const void *key, const void *element) {
@@ -476,10 +496,10 @@ static int parse_options(char *list, struct export_client *client, struct fsid_s
                         if (!release_knows(ctx, plain->since)) {
                                 client->bad = true;
                                 r = option_too_new(ctx, opt, plain->since);
-                        } else if (strcmp(opt, "crossmnt") == 0 || strcmp(opt, "nocrossmnt") == 0)
-                                client->crossmnt = opt[0] == 'c';
-                        else if (strcmp(opt, "nohide") == 0 || strcmp(opt, "hide") == 0)
-                                client->nohide = opt[0] == 'n';
+                        } else if (plain->effect == SETS_CROSSMNT || plain->effect == CLEARS_CROSSMNT)
+                                client->crossmnt = plain->effect == SETS_CROSSMNT;
+                        else if (plain->effect == SETS_NOHIDE || plain->effect == CLEARS_NOHIDE)
+                                client->nohide = plain->effect == SETS_NOHIDE;
                 } else if (has_prefix(opt, "anonuid=") || has_prefix(opt, "anongid=")) {
                         if (!string_is_integer(opt + 8, 10))
                                 goto bad_value;
@@ -557,13 +577,30 @@ static int table_add_entry(struct export_table *t, char *path, const char *file,
         return 0;
 }
 
-static int entry_add_client(struct export_entry *e, const char *host, size_t *cap,
+/* A line's clients live in the table's arena: room for a few at first (most
+ * lines name one to four), twice as many when they are taken, the old copy
+ * left behind. */
+#define CLIENTS_FIRST_CAP 4
+
+static int entry_add_client(struct arena *a, struct export_entry *e, const char *host, size_t *cap,
                             struct export_client **ret) {
         char *h;
 
-        if (array_reserve(&e->clients, cap, e->n_clients + 1, sizeof(*e->clients)) < 0)
-                return -ENOMEM;
-        h = strdup(host);
+        if (e->n_clients == *cap) {
+                size_t grown_cap = *cap ? *cap * 2 : CLIENTS_FIRST_CAP;
+                struct export_client *grown;
+
+                if (grown_cap > SIZE_MAX / sizeof(*grown))
+                        return -ENOMEM;
+                grown = arena_alloc(a, grown_cap * sizeof(*grown));
+                if (!grown)
+                        return -ENOMEM;
+                if (e->n_clients > 0)
+                        memcpy(grown, e->clients, e->n_clients * sizeof(*grown));
+                e->clients = grown;
+                *cap = grown_cap;
+        }
+        h = arena_strdup(a, host);
         if (!h)
                 return -ENOMEM;
         e->clients[e->n_clients] = (struct export_client){.host = h};
@@ -572,7 +609,7 @@ static int entry_add_client(struct export_entry *e, const char *host, size_t *ca
 }
 
 /* One client token: "host", "host(opts)", "(opts)", or "" for none. */
-static int parse_client(struct export_entry *e, size_t *cap, char *token,
+static int parse_client(struct arena *a, struct export_entry *e, size_t *cap, char *token,
                         const struct export_client *defaults, const struct fsid_state *default_fsid,
                         struct option_context *ctx) {
         struct fsid_state fsid = *default_fsid;
@@ -586,7 +623,7 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token,
                         host = "*";
         }
         ctx->host = host;
-        r = entry_add_client(e, host, cap, &client);
+        r = entry_add_client(a, e, host, cap, &client);
         if (r < 0)
                 return r;
         client->mountpoint = defaults->mountpoint;
@@ -714,15 +751,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         continue;
                 }
 
-                path = strdup(tok.data);
-                if (!path) {
+                path = arena_strdup(&t->strings, tok.data);
+                if (!path)
                         return -ENOMEM;
-                }
                 r = table_add_entry(t, path, shown_file, line, &entry);
-                if (r < 0) {
-                        free(path);
+                if (r < 0)
                         return r;
-                }
                 ctx.line = line;
                 ctx.path = entry->path;
 
@@ -740,8 +774,8 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         }
                         if (res == TOKEN_NONE) {
                                 if (entry->n_clients == 0)
-                                        r = parse_client(entry, &client_cap, (char[]){""}, &defaults,
-                                                         &default_fsid, &ctx);
+                                        r = parse_client(&t->strings, entry, &client_cap, (char[]){""},
+                                                         &defaults, &default_fsid, &ctx);
                                 /* The clients end at the end of the line, or at a
                                  * byte no token takes (CR, VT, FF): whatever
                                  * follows on this line is still this line's, never
@@ -775,7 +809,8 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                         return r;
                                 continue;
                         }
-                        r = parse_client(entry, &client_cap, tok.data, &defaults, &default_fsid, &ctx);
+                        r = parse_client(&t->strings, entry, &client_cap, tok.data, &defaults, &default_fsid,
+                                         &ctx);
                         if (r < 0)
                                 return r;
                 }
@@ -851,6 +886,16 @@ bool export_entry_every_client_mountpoint(const struct export_entry *e) {
 }
 
 int export_path_served(const char *export_root, const char *path, char **ret, bool *had_dotdot) {
+        char served[PATH_MAX + 1];
+        int r = export_path_served_into(export_root, path, served, had_dotdot);
+
+        if (r < 0)
+                return r;
+        *ret = strdup(served);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int export_path_served_into(const char *export_root, const char *path, char *out, bool *had_dotdot) {
         _cleanup_free_ char *joined = NULL;
 
         if (export_root && *export_root) {
@@ -858,16 +903,12 @@ int export_path_served(const char *export_root, const char *path, char **ret, bo
                         return -ENOMEM;
                 path = joined;
         }
-        return path_normalize(path, true, ret, had_dotdot);
+        /* a longer path is refused before anything is written */
+        return path_normalize_into(path, true, out, had_dotdot);
 }
 
 void export_table_free(struct export_table *t) {
-        for (size_t i = 0; i < t->n; i++) {
-                for (size_t j = 0; j < t->entries[i].n_clients; j++)
-                        free(t->entries[i].clients[j].host);
-                free(t->entries[i].clients);
-                free(t->entries[i].path);
-        }
+        arena_free(&t->strings);
         free(t->entries);
         strv_free(t->files, t->n_files);
         *t = (struct export_table){};

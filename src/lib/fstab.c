@@ -208,10 +208,15 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
 /* After the table is complete (the map points into it): who owns each mount
  * point, and a warning for every line that loses. */
 static int find_owners(struct fstab_table *t, struct diag_list *diags) {
+        int r = strmap_reserve(&t->owners, t->n);
+
+        if (r < 0)
+                return r;
         for (size_t i = 0; i < t->n; i++) {
                 struct fstab_mount *m = &t->mounts[i];
                 struct fstab_mount *owner;
-                int r = strmap_put(&t->owners, m->where, m, (void **) &owner);
+
+                r = strmap_put(&t->owners, m->where, m, (void **) &owner);
 
                 if (r < 0)
                         return r;

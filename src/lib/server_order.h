@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "diag.h"
 #include "exports.h"
@@ -34,8 +35,8 @@ enum order_kind {
 
 struct order_item {
         enum order_kind kind;
-        char *path;       /* the path concerned (export root applied) */
-        char *unit;       /* mount unit, for the *_MOUNT_UNIT kinds */
+        char *path;       /* the path concerned (export root applied); server_order.strings' */
+        char *unit;       /* mount unit, for the *_MOUNT_UNIT kinds; server_order.strings' */
         const char *file; /* where it comes from */
         unsigned line;
         const char *reason;                     /* why this directive (or why none) */
@@ -57,6 +58,7 @@ struct server_order {
         size_t n, cap;
         size_t n_directives; /* items that are not ORDER_SKIPPED */
         bool anything_exported;
+        struct arena strings; /* the items' paths and units */
 };
 
 /* `export_root` is nfs.conf's [exports] rootdir= ("" or NULL for none);

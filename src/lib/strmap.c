@@ -23,8 +23,7 @@ static struct strmap_slot *find_slot(struct strmap_slot *slots, size_t cap, cons
         return &slots[i];
 }
 
-static int grow(struct strmap *m) {
-        size_t cap = m->cap ? m->cap * 2 : 64;
+static int grow_to(struct strmap *m, size_t cap) {
         struct strmap_slot *slots = calloc(cap, sizeof(*slots));
 
         if (!slots)
@@ -43,7 +42,7 @@ int strmap_put(struct strmap *m, const char *key, void *value, void **ret_existi
 
         /* keep the load under one half so that probes stay short */
         if ((m->n + 1) * 2 > m->cap) {
-                int r = grow(m);
+                int r = grow_to(m, m->cap ? m->cap * 2 : 64);
                 if (r < 0)
                         return r;
         }
@@ -56,6 +55,17 @@ int strmap_put(struct strmap *m, const char *key, void *value, void **ret_existi
         *s = (struct strmap_slot){.key = key, .value = value};
         m->n++;
         return 1;
+}
+
+int strmap_reserve(struct strmap *m, size_t n) {
+        size_t cap = m->cap ? m->cap : 64;
+
+        while (n * 2 > cap) {
+                if (cap > SIZE_MAX / 2 / sizeof(struct strmap_slot))
+                        return -ENOMEM;
+                cap *= 2;
+        }
+        return cap > m->cap ? grow_to(m, cap) : 0;
 }
 
 void *strmap_get(const struct strmap *m, const char *key) {

@@ -20,4 +20,7 @@ struct strmap {
  * when present (*ret_existing, if given, is its value), -ENOMEM. */
 int strmap_put(struct strmap *m, const char *key, void *value, void **ret_existing);
 void *strmap_get(const struct strmap *m, const char *key);
+/* Room for `n` keys in all, made at once: no growing (and rehashing) on the
+ * way there. Returns 0 or -ENOMEM. */
+int strmap_reserve(struct strmap *m, size_t n);
 void strmap_free(struct strmap *m);
