@@ -87,8 +87,11 @@ static void lex_skip(struct lexer *lx, const char *set) {
  * quote or backslash (which may start an escape or a continuation). */
 static inline bool token_byte_is_plain(char c) {
         /* every blank of isspace() is below 0x21; other control bytes
-         * simply take the slow path */
-        return (unsigned char) c > ' ' && c != '"' && c != '\\';
+         * simply take the slow path. A table: this test runs for every
+         * byte of the file. */
+        static const bool plain[256] = {
+                ['!'] = true, ['"' + 1 ... '\\' - 1] = true, ['\\' + 1 ... 0xff] = true};
+        return plain[(unsigned char) c];
 }
 
 enum token_result {
@@ -224,7 +227,7 @@ struct plain_option {
 };
 
 /* Options without a value (parseopts() in nfs-utils' support/nfs/exports.c),
- * sorted for bsearch(). */
+ * sorted for plain_option_find(). */
 static const struct plain_option plain_options[] = {
         {"acl", SINCE_ANY, SETS_NOTHING_KEPT},
         {"all_squash", SINCE_ANY, SETS_NOTHING_KEPT},
@@ -257,8 +260,27 @@ static const struct plain_option plain_options[] = {
         {"wdelay", SINCE_ANY, SETS_NOTHING_KEPT},
 };
 
-static int compare_option(const void *key, const void *element) {
-        return strcmp(key, ((const struct plain_option *) element)->name);
+/* The plain option `opt` is, or NULL: a binary search of the table whose
+ * first-byte test spares most strcmp() calls (every option of every client
+ * is looked up here). */
+static const struct plain_option *plain_option_find(const char *opt) {
+        size_t lo = 0, hi = ELEMENTSOF(plain_options);
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                const char *name = plain_options[mid].name;
+                int d = (unsigned char) opt[0] - (unsigned char) name[0];
+
+                if (d == 0)
+                        d = strcmp(opt, name);
+                if (d == 0)
+                        return &plain_options[mid];
+                if (d < 0)
+                        hi = mid;
+                else
+                        lo = mid + 1;
+        }
+        return NULL;
 }
 
 struct option_context {
@@ -488,8 +510,7 @@ static int parse_options(char *list, struct export_client *client, struct fsid_s
                 } else
                         cp = opt + strlen(opt);
 
-                plain = bsearch(opt, plain_options, ELEMENTSOF(plain_options), sizeof(plain_options[0]),
-                                compare_option);
+                plain = plain_option_find(opt);
 
                 r = 0;
                 if (plain) {

@@ -137,7 +137,7 @@ bool mount_option_next(const char **cursor, struct mount_option *ret) {
 }
 
 bool mount_option_is(const struct mount_option *o, const char *name) {
-        return o->name_size == strlen(name) && strncmp(o->name, name, o->name_size) == 0;
+        return strncmp(o->name, name, o->name_size) == 0 && name[o->name_size] == '\0';
 }
 
 /* The flags that matter, in one pass over the options, and none when no
@@ -353,7 +353,6 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                        bool as_fstab, struct diag_list *diags) {
         struct parse_state st = {};
         struct libmnt_table *tb;
-        struct libmnt_iter *it = NULL;
         struct libmnt_fs *fs;
         struct entry_reader lines = {.f = f, .st = &st, .read_mount_points = as_fstab};
         _cleanup_(canonical_paths_freep) struct canonical_paths *names = NULL;
@@ -395,25 +394,23 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         if (r < 0)
                 goto finish;
 
-        it = mnt_new_iter(MNT_ITER_FORWARD);
-        if (!it) {
-                r = -ENOMEM;
-                goto finish;
-        }
         rewind(f);
-        while (mnt_table_next_fs(tb, it, &fs) == 0) {
+        /* Each entry leaves libmount's table once it is copied: its memory
+         * then holds the copies of the next ones instead of new pages
+         * (a page faulted in costs as much as 50,000 instructions). */
+        while (mnt_table_first_fs(tb, &fs) == 0) {
                 const char *mount_point = NULL;
                 unsigned line = 0;
 
                 r = entry_reader_next(&lines, &line, &mount_point);
                 if (r >= 0)
                         r = table_add(t, fs, line, mount_point, names, diags);
+                mnt_table_remove_fs(tb, fs);
                 if (r < 0)
                         goto finish;
         }
         r = find_owners(t, diags);
 finish:
-        mnt_free_iter(it);
         mnt_unref_table(tb);
         free(st.bad_lines);
         entry_reader_done(&lines);
