@@ -40,15 +40,17 @@ int path_normalize_into(const char *path, bool allow_dotdot, char *out, bool *ha
                 return -EINVAL;
 
         for (const char *p = path; *p;) {
-                const char *end;
-                size_t n;
+                size_t n = 0;
 
                 while (*p == '/')
                         p++;
                 if (!*p)
                         break;
-                end = strchrnul(p, '/');
-                n = (size_t) (end - p);
+                /* copied after a slash as it is scanned, kept or not once
+                 * it is known (the output never runs ahead of the input, so
+                 * the room is there) */
+                for (out[o] = '/'; p[n] && p[n] != '/'; n++)
+                        out[o + 1 + n] = p[n];
 
                 if (n > NAME_MAX)
                         goto invalid;
@@ -62,12 +64,9 @@ int path_normalize_into(const char *path, bool allow_dotdot, char *out, bool *ha
                                 o--;
                         if (o > 0)
                                 o--; /* the slash before the dropped component */
-                } else {
-                        out[o++] = '/';
-                        memcpy(out + o, p, n);
-                        o += n;
-                }
-                p = end;
+                } else
+                        o += 1 + n;
+                p += n;
         }
         if (o == 0)
                 out[o++] = '/';

@@ -136,10 +136,6 @@ bool mount_option_next(const char **cursor, struct mount_option *ret) {
         return true;
 }
 
-bool mount_option_is(const struct mount_option *o, const char *name) {
-        return strncmp(o->name, name, o->name_size) == 0 && name[o->name_size] == '\0';
-}
-
 /* The flags that matter, in one pass over the options, and none when no
  * option could be one of them. */
 static void read_flags(struct fstab_mount *m) {

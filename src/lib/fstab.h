@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "arena.h"
 #include "diag.h"
@@ -107,8 +108,12 @@ struct mount_option {
  * "which one wins" question is answered by walking it. Nothing is copied:
  * libmount only reads the string. */
 bool mount_option_next(const char **cursor, struct mount_option *ret);
-/* Whether the option is `name` (NUL-terminated) */
-bool mount_option_is(const struct mount_option *o, const char *name);
+/* Whether the option is `name` (NUL-terminated). Inline: with a constant
+ * name the compiler compares the length and a few bytes. */
+static inline bool mount_option_is(const struct mount_option *o, const char *name) {
+        size_t n = strlen(name);
+        return o->name_size == n && memcmp(o->name, name, n) == 0;
+}
 
 /* Whether the mount carries option `name`; its value (or NULL) in *ret_value,
  * to be freed. Returns true/false. */

@@ -261,6 +261,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         _cleanup_(server_order_free) struct server_order o = {};
         _cleanup_(exported_paths_free) struct exported_paths exported = {};
         _cleanup_(strmap_free) struct strmap reexported = {}, loopback = {}, after_units = {};
+        size_t n_nfs = 0;
         int r;
 
         assert(exports);
@@ -271,6 +272,13 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         if (r < 0)
                 return r;
         o.anything_exported = exported.n > 0;
+        /* an item a path and an NFS mount (a path without a
+         * RequiresMountsFor= form may take more): made once, not doubled on
+         * the way with a copy each time */
+        for (size_t i = 0; i < fstab->n; i++)
+                n_nfs += fstab->mounts[i].nfs && !fstab->mounts[i].shadowed;
+        if (array_reserve(&o.items, &o.cap, exported.n + n_nfs, sizeof(*o.items)) < 0)
+                return -ENOMEM;
 
         for (size_t i = 0; i < exported.n; i++) {
                 r = decide_export(&o, fstab, &reexported, &loopback, &after_units, hostname,
