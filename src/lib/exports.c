@@ -677,6 +677,25 @@ static int parse_client(struct arena *a, struct export_entry *e, size_t *cap, ch
         return 0;
 }
 
+/* How many lines have a path first (after blanks): the entries a file
+ * holds, about (a quoted path or a continued line is not counted; the
+ * array still grows for them). */
+static size_t lines_starting_with_path(const char *data, size_t size) {
+        const char *p = data, *end = data + size;
+        size_t n = 0;
+
+        while (p < end) {
+                const char *eol = memchr(p, '\n', (size_t) (end - p));
+                while (p < end && (*p == ' ' || *p == '\t'))
+                        p++;
+                n += p < end && *p == '/';
+                if (!eol)
+                        break;
+                p = eol + 1;
+        }
+        return n;
+}
+
 /* After a bad path: report it and go on with the next line. */
 static int path_problem(const char *file, unsigned line, struct diag_list *diags, const char *what) {
         return diag_add(diags, DIAG_ERROR, file, line, "%s; skipping this line, the other lines still count",
@@ -704,6 +723,11 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
         if (!t->files[t->n_files])
                 return -ENOMEM;
         shown_file = t->files[t->n_files++];
+        /* the entries array made once for the lines that can be entries,
+         * not doubled (and copied) all the way up */
+        if (array_reserve(&t->entries, &t->cap, t->n + lines_starting_with_path(data, size),
+                          sizeof(*t->entries)) < 0)
+                return -ENOMEM;
 
         for (;;) {
                 struct export_client defaults = {};

@@ -16,8 +16,9 @@
 /* libmount reports bad lines through a callback; we keep their numbers so
  * that entries can be matched with the lines they came from. */
 struct parse_state {
-        unsigned *bad_lines;
+        unsigned *bad_lines; /* in the whole file */
         size_t n_bad, cap_bad;
+        unsigned lines_before; /* the lines of the file before the piece libmount parses */
         int error;
 };
 
@@ -28,7 +29,7 @@ static int on_parse_error(struct libmnt_table *tb, const char *filename _unused_
                 st->error = -ENOMEM;
                 return -1;
         }
-        st->bad_lines[st->n_bad++] = (unsigned) line;
+        st->bad_lines[st->n_bad++] = st->lines_before + (unsigned) line;
         return 1; /* skip the line, keep going */
 }
 
@@ -76,17 +77,58 @@ static void getmntent_mount_point(const char *line, struct buf *out) {
         out->len = (size_t) (o - out->data);
 }
 
-/* The file read again, in step with libmount's table: the lines it turned
- * into entries (not blank, not a comment, not one it rejected), in order,
- * one at a time, so that nothing is kept per line. */
+/* The file is parsed a piece at a time: libmount parses each piece of
+ * whole lines into the same table (so the format it guesses from the first
+ * line holds for all of them), every entry is copied and freed, and the next
+ * piece reuses the memory. libmount's table of 20,000 lines is some 10 MiB,
+ * most of the page faults of a run; a piece's is half a MiB. */
+#define FSTAB_PIECE_LINES 1024
+/* the mounts array is made once for up to this many lines; a larger file
+ * grows it */
+#define FSTAB_RESERVE_LINES_MAX (128 * 1024)
+
+/* Up to FSTAB_PIECE_LINES lines of `f` into `piece` (emptied first), their
+ * number in *ret_n (0 at the end). -ENOMEM, or -EIO on a read error. */
+static int piece_read(FILE *f, struct buf *piece, char **line, size_t *line_cap, unsigned *ret_n) {
+        unsigned n = 0;
+        ssize_t k;
+
+        piece->len = 0;
+        while (n < FSTAB_PIECE_LINES && (k = getline(line, line_cap, f)) >= 0) {
+                buf_append(piece, *line, (size_t) k);
+                n++;
+        }
+        if (buf_status(piece) < 0)
+                return -ENOMEM;
+        if (ferror(f))
+                return -EIO;
+        *ret_n = n;
+        return 0;
+}
+
+/* How many lines `f` holds from its start (and back there): a bound on the
+ * entries, so that the mounts array is made once. */
+static size_t lines_of(FILE *f) {
+        char chunk[4096];
+        size_t n = 1, k;
+
+        while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+                for (const char *p = chunk, *end = chunk + k; (p = memchr(p, '\n', (size_t) (end - p))); p++)
+                        n++;
+        rewind(f);
+        return n;
+}
+
+/* The lines of the piece libmount turned into entries (not blank, not a
+ * comment, not one it rejected), in order, one at a time, in step with its
+ * table. */
 struct entry_reader {
-        FILE *f;
+        const char *p, *end; /* the rest of the piece */
         const struct parse_state *st;
         bool read_mount_points;
-        char *line;
-        size_t line_cap;
-        unsigned lineno;
-        size_t bad; /* the first of st->bad_lines not passed yet */
+        struct buf line; /* the current line, NUL-terminated as getline() gives it */
+        unsigned lineno; /* in the whole file */
+        size_t bad;      /* the first of st->bad_lines not passed yet */
         /* the current entry's mount point field as getmntent() reads it */
         struct buf mount_point;
 };
@@ -97,9 +139,18 @@ struct entry_reader {
 static int entry_reader_next(struct entry_reader *rd, unsigned *ret_line, const char **ret_mount_point) {
         const struct parse_state *st = rd->st;
 
-        while (getline(&rd->line, &rd->line_cap, rd->f) >= 0) {
-                const char *p = rd->line + strspn(rd->line, " \t\r\n");
+        while (rd->p < rd->end) {
+                const char *eol = memchr(rd->p, '\n', (size_t) (rd->end - rd->p));
+                size_t len = eol ? (size_t) (eol + 1 - rd->p) : (size_t) (rd->end - rd->p);
+                const char *p;
+
+                rd->line.len = 0;
+                buf_append(&rd->line, rd->p, len);
+                if (buf_status(&rd->line) < 0)
+                        return -ENOMEM;
+                rd->p += len;
                 rd->lineno++;
+                p = rd->line.data + strspn(rd->line.data, " \t\r\n");
                 if (*p == '\0' || *p == '#')
                         continue;
                 while (rd->bad < st->n_bad && st->bad_lines[rd->bad] < rd->lineno)
@@ -109,7 +160,7 @@ static int entry_reader_next(struct entry_reader *rd, unsigned *ret_line, const 
                 *ret_line = rd->lineno;
                 *ret_mount_point = NULL;
                 if (rd->read_mount_points) {
-                        getmntent_mount_point(rd->line, &rd->mount_point);
+                        getmntent_mount_point(rd->line.data, &rd->mount_point);
                         if (buf_status(&rd->mount_point) < 0)
                                 return -ENOMEM;
                         *ret_mount_point = rd->mount_point.data;
@@ -120,7 +171,7 @@ static int entry_reader_next(struct entry_reader *rd, unsigned *ret_line, const 
 }
 
 static void entry_reader_done(struct entry_reader *rd) {
-        free(rd->line);
+        buf_free(&rd->line);
         buf_free(&rd->mount_point);
 }
 
@@ -350,8 +401,14 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         struct parse_state st = {};
         struct libmnt_table *tb;
         struct libmnt_fs *fs;
-        struct entry_reader lines = {.f = f, .st = &st, .read_mount_points = as_fstab};
+        struct entry_reader lines = {.st = &st, .read_mount_points = as_fstab};
         _cleanup_(canonical_paths_freep) struct canonical_paths *names = NULL;
+        _cleanup_(buf_free) struct buf piece = {};
+        _cleanup_free_ char *line = NULL;
+        size_t line_cap = 0, n_before = t->n, reserve;
+        /* what table_add() finds, told after the malformed lines, as when
+         * the whole file was parsed first */
+        struct diag_list mount_diags = {};
         int r;
 
         assert(t);
@@ -365,51 +422,87 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         }
 
         t->file = file;
+        reserve = lines_of(f);
+        if (reserve > FSTAB_RESERVE_LINES_MAX)
+                reserve = FSTAB_RESERVE_LINES_MAX;
+        if (array_reserve(&t->mounts, &t->cap, t->n + reserve, sizeof(*t->mounts)) < 0)
+                return -ENOMEM;
         tb = mnt_new_table();
         if (!tb)
                 return -ENOMEM;
         mnt_table_set_userdata(tb, &st);
         mnt_table_set_parser_errcb(tb, on_parse_error);
-        r = mnt_table_parse_stream(tb, f, file);
-        if (st.error < 0) {
-                r = st.error;
-                goto finish;
+        for (;;) {
+                unsigned n_lines;
+                FILE *piece_file;
+
+                r = piece_read(f, &piece, &line, &line_cap, &n_lines);
+                if (r == -ENOMEM)
+                        goto finish;
+                if (r < 0) {
+                        /* what libmount says when its getline() fails */
+                        r = -EINVAL;
+                        goto unparsable;
+                }
+                if (n_lines == 0)
+                        break;
+                piece_file = fmemopen(piece.data, piece.len, "r");
+                if (!piece_file) {
+                        r = -ENOMEM;
+                        goto finish;
+                }
+                r = mnt_table_parse_stream(tb, piece_file, file);
+                fclose(piece_file);
+                if (st.error < 0) {
+                        r = st.error;
+                        goto finish;
+                }
+                if (r < 0)
+                        goto unparsable;
+
+                lines.p = piece.data;
+                lines.end = piece.data + piece.len;
+                while (mnt_table_first_fs(tb, &fs) == 0) {
+                        const char *mount_point = NULL;
+                        unsigned lineno = 0;
+
+                        r = entry_reader_next(&lines, &lineno, &mount_point);
+                        if (r >= 0)
+                                r = table_add(t, fs, lineno, mount_point, names,
+                                              diags ? &mount_diags : NULL);
+                        mnt_table_remove_fs(tb, fs);
+                        if (r < 0)
+                                goto finish;
+                }
+                /* a line libmount took no entry from is still counted */
+                while (lines.p < lines.end) {
+                        const char *eol = memchr(lines.p, '\n', (size_t) (lines.end - lines.p));
+                        lines.p = eol ? eol + 1 : lines.end;
+                        lines.lineno++;
+                }
+                st.lines_before += n_lines;
         }
-        if (r < 0) {
-                r = diag_add(diags, DIAG_ERROR, file, 0, "cannot be parsed: %s; ignoring it", strerror(-r));
-                goto finish;
-        }
+
         for (size_t b = 0; b < st.n_bad; b++) {
                 r = diag_add(diags, DIAG_WARNING, file, st.bad_lines[b],
                              "malformed fstab line; systemd and mount ignore it, so do we");
                 if (r < 0)
                         goto finish;
         }
-        /* one entry at most per libmount entry: the array is made once */
-        r = array_reserve(&t->mounts, &t->cap, t->n + (size_t) mnt_table_get_nents(tb), sizeof(*t->mounts));
-        if (r < 0)
-                goto finish;
+        r = diag_list_take(diags, &mount_diags);
+        if (r >= 0)
+                r = find_owners(t, diags);
+        goto finish;
 
-        rewind(f);
-        /* Each entry leaves libmount's table once it is copied: its memory
-         * then holds the copies of the next ones instead of new pages
-         * (a page faulted in costs as much as 50,000 instructions). */
-        while (mnt_table_first_fs(tb, &fs) == 0) {
-                const char *mount_point = NULL;
-                unsigned line = 0;
-
-                r = entry_reader_next(&lines, &line, &mount_point);
-                if (r >= 0)
-                        r = table_add(t, fs, line, mount_point, names, diags);
-                mnt_table_remove_fs(tb, fs);
-                if (r < 0)
-                        goto finish;
-        }
-        r = find_owners(t, diags);
+unparsable:
+        /* nothing of the file counts, as when libmount failed on all of it */
+        t->n = n_before;
+        r = diag_add(diags, DIAG_ERROR, file, 0, "cannot be parsed: %s; ignoring it", strerror(-r));
 finish:
         mnt_unref_table(tb);
         free(st.bad_lines);
         entry_reader_done(&lines);
+        diag_list_free(&mount_diags);
         return r;
 }
 

@@ -24,14 +24,18 @@ struct fstab_mount {
         char *options; /* all options, as libmount joins them ("" when none) */
         unsigned line; /* for a unit: the line of What= */
         int freq, passno;
+        /* for a unit: the line of Options= (0: none); next to the other
+         * numbers, so that no padding follows them (20,000 mounts are 20,000
+         * of these) */
+        unsigned options_line;
         /* NULL for a line of the table's file; else the .mount unit that
          * declares this mount (fstab_mount_file() gives either) */
         char *unit_file;
-        /* for a unit: the line of Options= (0: none), [Mount] TimeoutSec=,
-         * and the .automount unit of its mount point with its
-         * TimeoutIdleSec= (NULL: not set, or no .automount unit) */
-        unsigned options_line;
-        char *options_file; /* the drop-in holding that line (NULL: unit_file) */
+        /* for a unit: the drop-in holding its Options= line (NULL:
+         * unit_file), [Mount] TimeoutSec=, and the .automount unit of its
+         * mount point with its TimeoutIdleSec= (NULL: not set, or no
+         * .automount unit) */
+        char *options_file;
         char *mount_timeout, *automount_file, *idle_timeout;
         bool masked; /* a unit linked to /dev/null: the mount point is never mounted */
         bool noauto, nofail, netdev;

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A hash map from C strings to pointers; keys are borrowed, not copied. It is
  * what keeps the generators linear: each path is looked up, never searched. */
@@ -13,6 +14,12 @@ struct strmap_slot {
 
 struct strmap {
         struct strmap_slot *slots;
+        /* for each slot, 32 bits of its key's hash (never 0; 0: the slot is
+         * empty). A probe reads these first, in one run of memory, and
+         * follows a key pointer only when they match: at 20,000 mount
+         * points a probe that read every key it passed missed the cache
+         * twice. */
+        uint32_t *tags;
         size_t n, cap;
 };
 
