@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arena.h"
 #include "array.h"
@@ -87,35 +88,49 @@ static void getmntent_mount_point(const char *line, struct buf *out) {
  * grows it */
 #define FSTAB_RESERVE_LINES_MAX (128 * 1024)
 
-/* Up to FSTAB_PIECE_LINES lines of `f` into `piece` (emptied first), their
- * number in *ret_n (0 at the end). -ENOMEM, or -EIO on a read error. */
-static int piece_read(FILE *f, struct buf *piece, char **line, size_t *line_cap, unsigned *ret_n) {
-        unsigned n = 0;
-        ssize_t k;
+/* The whole of `f` into `ret` (NUL-terminated), read once: the lines are
+ * counted, cut into pieces and read for their mount points there. Freed
+ * after the parse, its memory takes the tables decided next. -ENOMEM, or
+ * -EIO on a read error. */
+static int read_all(FILE *f, struct buf *ret) {
+        struct stat st;
+        size_t k;
 
-        piece->len = 0;
-        while (n < FSTAB_PIECE_LINES && (k = getline(line, line_cap, f)) >= 0) {
-                buf_append(piece, *line, (size_t) k);
-                n++;
-        }
-        if (buf_status(piece) < 0)
-                return -ENOMEM;
-        if (ferror(f))
-                return -EIO;
-        *ret_n = n;
-        return 0;
+        /* the size as a hint (a stream in memory has no descriptor) */
+        if (fileno(f) >= 0 && fstat(fileno(f), &st) == 0 && st.st_size > 0)
+                buf_reserve(ret, (size_t) st.st_size);
+        do {
+                /* a request as large as the room: glibc reads it directly */
+                if (!buf_reserve(ret, 64 * 1024))
+                        return -ENOMEM;
+                k = fread(ret->data + ret->len, 1, ret->cap - ret->len - 1, f);
+                ret->len += k;
+                ret->data[ret->len] = '\0';
+        } while (k > 0);
+        return ferror(f) ? -EIO : 0;
 }
 
-/* How many lines `f` holds from its start (and back there): a bound on the
- * entries, so that the mounts array is made once. */
-static size_t lines_of(FILE *f) {
-        char chunk[4096];
-        size_t n = 1, k;
+/* The end of the piece starting at `p`: after up to FSTAB_PIECE_LINES lines
+ * (the last one may have no newline); their number in *ret_n */
+static const char *piece_end(const char *p, const char *end, unsigned *ret_n) {
+        unsigned n = 0;
 
-        while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-                for (const char *p = chunk, *end = chunk + k; (p = memchr(p, '\n', (size_t) (end - p))); p++)
-                        n++;
-        rewind(f);
+        while (p < end && n < FSTAB_PIECE_LINES) {
+                const char *eol = memchr(p, '\n', (size_t) (end - p));
+                p = eol ? eol + 1 : end;
+                n++;
+        }
+        *ret_n = n;
+        return p;
+}
+
+/* How many lines there are: a bound on the entries, so that the mounts
+ * array is made once. */
+static size_t lines_in(const char *p, const char *end) {
+        size_t n = 1;
+
+        while ((p = memchr(p, '\n', (size_t) (end - p))))
+                n++, p++;
         return n;
 }
 
@@ -403,9 +418,9 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         struct libmnt_fs *fs;
         struct entry_reader lines = {.st = &st, .read_mount_points = as_fstab};
         _cleanup_(canonical_paths_freep) struct canonical_paths *names = NULL;
-        _cleanup_(buf_free) struct buf piece = {};
-        _cleanup_free_ char *line = NULL;
-        size_t line_cap = 0, n_before = t->n, reserve;
+        _cleanup_(buf_free) struct buf text = {};
+        const char *piece, *text_end;
+        size_t n_before = t->n, reserve;
         /* what table_add() finds, told after the malformed lines, as when
          * the whole file was parsed first */
         struct diag_list mount_diags = {};
@@ -422,7 +437,17 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         }
 
         t->file = file;
-        reserve = lines_of(f);
+        r = read_all(f, &text);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                /* what libmount says when its getline() fails */
+                return diag_add(diags, DIAG_ERROR, file, 0, "cannot be parsed: %s; ignoring it",
+                                strerror(EINVAL));
+        }
+        piece = text.data ? text.data : "";
+        text_end = piece + text.len;
+        reserve = lines_in(piece, text_end);
         if (reserve > FSTAB_RESERVE_LINES_MAX)
                 reserve = FSTAB_RESERVE_LINES_MAX;
         if (array_reserve(&t->mounts, &t->cap, t->n + reserve, sizeof(*t->mounts)) < 0)
@@ -432,21 +457,13 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                 return -ENOMEM;
         mnt_table_set_userdata(tb, &st);
         mnt_table_set_parser_errcb(tb, on_parse_error);
-        for (;;) {
+        while (piece < text_end) {
                 unsigned n_lines;
+                const char *next = piece_end(piece, text_end, &n_lines);
                 FILE *piece_file;
 
-                r = piece_read(f, &piece, &line, &line_cap, &n_lines);
-                if (r == -ENOMEM)
-                        goto finish;
-                if (r < 0) {
-                        /* what libmount says when its getline() fails */
-                        r = -EINVAL;
-                        goto unparsable;
-                }
-                if (n_lines == 0)
-                        break;
-                piece_file = fmemopen(piece.data, piece.len, "r");
+                /* read only: the cast is fmemopen()'s */
+                piece_file = fmemopen((char *) piece, (size_t) (next - piece), "r");
                 if (!piece_file) {
                         r = -ENOMEM;
                         goto finish;
@@ -460,8 +477,8 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                 if (r < 0)
                         goto unparsable;
 
-                lines.p = piece.data;
-                lines.end = piece.data + piece.len;
+                lines.p = piece;
+                lines.end = next;
                 while (mnt_table_first_fs(tb, &fs) == 0) {
                         const char *mount_point = NULL;
                         unsigned lineno = 0;
@@ -481,6 +498,7 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                         lines.lineno++;
                 }
                 st.lines_before += n_lines;
+                piece = next;
         }
 
         for (size_t b = 0; b < st.n_bad; b++) {
@@ -519,24 +537,11 @@ int fstab_parse_mountinfo(struct fstab_table *t, FILE *f, const char *file, stru
         return parse_table(t, f, file, NULL, false, diags);
 }
 
-/* The file is read twice (by libmount, then by us for the lines), each
- * time through this buffer: a 4 KiB one cost a read() per 50 lines. */
-#define FSTAB_READ_BUFFER_SIZE (64 * 1024)
-
 int fstab_read(struct fstab_table *t, const struct rootfs *root, struct diag_list *diags) {
         static const char fstab_file[] = "/etc/fstab";
-        /* declared first, freed last: the stream uses it until it is closed */
-        _cleanup_free_ char *buffer = NULL;
         _cleanup_fclose_ FILE *f = rootfs_fopen(root, fstab_file);
 
         t->file = fstab_file;
-        if (f) {
-                buffer = malloc(FSTAB_READ_BUFFER_SIZE);
-                if (!buffer)
-                        return -ENOMEM;
-                if (setvbuf(f, buffer, _IOFBF, FSTAB_READ_BUFFER_SIZE) != 0)
-                        return -ENOMEM;
-        }
         if (!f) {
                 if (errno == ENOENT)
                         return 0;
