@@ -82,8 +82,9 @@ static void getmntent_mount_point(const char *line, struct buf *out) {
  * whole lines into the same table (so the format it guesses from the first
  * line holds for all of them), every entry is copied and freed, and the next
  * piece reuses the memory. libmount's table of 20,000 lines is some 10 MiB,
- * most of the page faults of a run; a piece's is half a MiB. */
-#define FSTAB_PIECE_LINES 1024
+ * most of the page faults of a run; a piece of 256 lines, some 128 KiB.
+ * (1,024-line pieces faulted in 80 pages more.) */
+#define FSTAB_PIECE_LINES 256
 /* the mounts array is made once for up to this many lines; a larger file
  * grows it */
 #define FSTAB_RESERVE_LINES_MAX (128 * 1024)
