@@ -85,9 +85,19 @@ static const struct parent *parent_get(struct canonical_paths *c, const char *di
         return p;
 }
 
-/* parent's answer with "/name" after it: "/" + "x" is "/x" */
+/* parent's answer with "/name" after it: "/" + "x" is "/x" (made by hand:
+ * asprintf() cost more than the rest of the resolution) */
 static int join(const char *canonical, const char *name, char **ret) {
-        return asprintf(ret, "%s/%s", strcmp(canonical, "/") == 0 ? "" : canonical, name) < 0 ? -ENOMEM : 0;
+        size_t dir_len = strcmp(canonical, "/") == 0 ? 0 : strlen(canonical), name_len = strlen(name);
+        char *joined = malloc(dir_len + 1 + name_len + 1);
+
+        if (!joined)
+                return -ENOMEM;
+        memcpy(joined, canonical, dir_len);
+        joined[dir_len] = '/';
+        memcpy(joined + dir_len + 1, name, name_len + 1);
+        *ret = joined;
+        return 0;
 }
 
 int canonical_paths_resolve(struct canonical_paths *c, const char *path, char **ret) {

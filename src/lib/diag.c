@@ -68,6 +68,21 @@ void diag_list_log(const struct diag_list *l) {
         }
 }
 
+int diag_list_take(struct diag_list *to, struct diag_list *from) {
+        if (!to) {
+                diag_list_free(from);
+                return 0;
+        }
+        if (array_reserve(&to->items, &to->cap, to->n + from->n, sizeof(*to->items)) < 0)
+                return -ENOMEM;
+        if (from->n > 0)
+                memcpy(to->items + to->n, from->items, from->n * sizeof(*from->items));
+        to->n += from->n;
+        free(from->items);
+        *from = (struct diag_list){};
+        return 0;
+}
+
 void diag_list_free(struct diag_list *l) {
         for (size_t i = 0; i < l->n; i++) {
                 free(l->items[i].file);

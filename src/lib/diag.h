@@ -33,4 +33,7 @@ int diag_add(struct diag_list *l, enum diag_severity severity, const char *file,
 const char *diag_severity_name(enum diag_severity severity);
 /* "FILE:LINE: MESSAGE" (or "FILE: MESSAGE" for line 0) to stderr via the logger */
 void diag_list_log(const struct diag_list *l);
+/* Moves every problem of `from` to the end of `to` (a NULL `to` drops
+ * them), leaving `from` empty. Returns 0 or -ENOMEM (nothing moved). */
+int diag_list_take(struct diag_list *to, struct diag_list *from);
 void diag_list_free(struct diag_list *l);

@@ -17,27 +17,40 @@ static const uint8_t long_unit_name_hash_key[16] = {
 };
 
 int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_dotdot) {
+        char *out = malloc(strlen(path) + 2);
+        int r;
+
+        if (!out)
+                return -ENOMEM;
+        r = path_normalize_into(path, allow_dotdot, out, had_dotdot);
+        if (r < 0) {
+                free(out);
+                return r;
+        }
+        *ret = out;
+        return 0;
+}
+
+int path_normalize_into(const char *path, bool allow_dotdot, char *out, bool *had_dotdot) {
         size_t len = strlen(path);
-        char *out;
         size_t o = 0;
         bool dotdot = false;
 
         if (path[0] != '/' || len >= PATH_MAX)
                 return -EINVAL;
-        out = malloc(len + 2);
-        if (!out)
-                return -ENOMEM;
 
         for (const char *p = path; *p;) {
-                const char *end;
-                size_t n;
+                size_t n = 0;
 
                 while (*p == '/')
                         p++;
                 if (!*p)
                         break;
-                end = strchrnul(p, '/');
-                n = (size_t) (end - p);
+                /* copied after a slash as it is scanned, kept or not once
+                 * it is known (the output never runs ahead of the input, so
+                 * the room is there) */
+                for (out[o] = '/'; p[n] && p[n] != '/'; n++)
+                        out[o + 1 + n] = p[n];
 
                 if (n > NAME_MAX)
                         goto invalid;
@@ -51,12 +64,9 @@ int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_do
                                 o--;
                         if (o > 0)
                                 o--; /* the slash before the dropped component */
-                } else {
-                        out[o++] = '/';
-                        memcpy(out + o, p, n);
-                        o += n;
-                }
-                p = end;
+                } else
+                        o += 1 + n;
+                p += n;
         }
         if (o == 0)
                 out[o++] = '/';
@@ -64,11 +74,9 @@ int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_do
 
         if (had_dotdot)
                 *had_dotdot = dotdot;
-        *ret = out;
         return 0;
 
 invalid:
-        free(out);
         return -EINVAL;
 }
 
@@ -91,48 +99,61 @@ static void escape_byte(struct buf *b, unsigned char c) {
         buf_append(b, e, sizeof(e));
 }
 
+/* `c` as \xNN at `o`; returns the byte after it */
+static char *escape_byte_at(char *o, unsigned char c) {
+        static const char hex[] = "0123456789abcdef";
+
+        *o++ = '\\';
+        *o++ = 'x';
+        *o++ = hex[c >> 4];
+        *o++ = hex[c & 15];
+        return o;
+}
+
 int unit_name_from_path(const char *path, const char *suffix, char **ret) {
-        _cleanup_free_ char *normalized = NULL;
+        char normalized[PATH_MAX + 1];
+        size_t suffix_len = strlen(suffix);
         struct buf name = {};
+        char *o;
         int r;
 
-        r = path_normalize(path, false, &normalized, NULL);
+        r = path_normalize_into(path, false, normalized, NULL);
         if (r < 0)
                 return r;
 
+        /* written in place, each byte escaped at most as \xNN: one
+         * reservation instead of an append per byte */
+        if (!buf_reserve(&name, 4 * strlen(normalized) + 1 + suffix_len))
+                return -ENOMEM;
+        o = name.data;
         if (strcmp(normalized, "/") == 0)
-                buf_putc(&name, '-');
+                *o++ = '-';
         else {
                 const char *p = normalized + 1;
                 /* no unit name may start with a dot ("/.snapshots") */
                 if (*p == '.') {
-                        escape_byte(&name, '.');
+                        o = escape_byte_at(o, '.');
                         p++;
                 }
                 for (; *p; p++) {
                         if (*p == '/')
-                                buf_putc(&name, '-');
+                                *o++ = '-';
                         else if (unit_name_char_is_plain(*p))
-                                buf_putc(&name, *p);
+                                *o++ = *p;
                         else
-                                escape_byte(&name, (unsigned char) *p);
+                                o = escape_byte_at(o, (unsigned char) *p);
                 }
         }
-        buf_putc(&name, '.');
-        buf_puts(&name, suffix);
-        r = buf_status(&name);
-        if (r < 0) {
-                buf_free(&name);
-                return r;
-        }
+        *o++ = '.';
+        memcpy(o, suffix, suffix_len + 1);
+        name.len = (size_t) (o - name.data) + suffix_len;
 
         if (name.len >= UNIT_NAME_MAX) {
                 /* systemd keeps a prefix of the escaped name and appends the
                  * little-endian hash of the whole name in hex. */
                 /* siphash24_string() hashes the terminating NUL too */
                 uint64_t h = siphash24(name.data, name.len + 1, long_unit_name_hash_key);
-                size_t suffix_len = strlen(suffix) + 1;
-                size_t keep = UNIT_NAME_MAX - 1 - (UNIT_NAME_HASH_LENGTH_CHARS + 1) - suffix_len;
+                size_t keep = UNIT_NAME_MAX - 1 - (UNIT_NAME_HASH_LENGTH_CHARS + 1) - (suffix_len + 1);
                 struct buf shortened = {};
 
                 buf_append(&shortened, name.data, keep);

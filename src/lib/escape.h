@@ -16,6 +16,9 @@
  * given, says so); otherwise it makes the path invalid, as in systemd.
  * Returns -EINVAL for a relative or over-long path, -ENOMEM. */
 int path_normalize(const char *path, bool allow_dotdot, char **ret, bool *had_dotdot);
+/* The same, written into `out`, which has room for strlen(path) + 2 bytes
+ * (PATH_MAX + 1 is always enough): no allocation. */
+int path_normalize_into(const char *path, bool allow_dotdot, char *out, bool *had_dotdot);
 
 /* True when `path` equals `dir` or lies below it; both normalised. */
 bool path_is_at_or_below(const char *path, const char *dir);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,14 +84,17 @@ int exported_paths_build(const struct export_table *exports, const char *export_
         if (!s.paths || !s.of_entry)
                 return -ENOMEM;
         s.n_entries = exports->n;
+        r = strmap_reserve(&by_path, exports->n);
+        if (r < 0)
+                return r;
 
         for (size_t i = 0; i < exports->n; i++) {
                 const struct export_entry *e = &exports->entries[i];
-                _cleanup_free_ char *target = NULL;
+                char target[PATH_MAX + 1];
                 struct exported_path *ep;
                 bool dotdot;
 
-                r = export_path_served(export_root, e->path, &target, &dotdot);
+                r = export_path_served_into(export_root, e->path, target, &dotdot);
                 if (r == -ENOMEM)
                         return r;
                 if ((r < 0 || dotdot) && diags) {
@@ -103,8 +107,11 @@ int exported_paths_build(const struct export_table *exports, const char *export_
 
                 ep = strmap_get(&by_path, target);
                 if (!ep) {
+                        char *path = arena_strdup(&s.strings, target);
+                        if (!path)
+                                return -ENOMEM;
                         ep = &s.paths[s.n++];
-                        *ep = (struct exported_path){.path = TAKE_PTR(target), .first = e};
+                        *ep = (struct exported_path){.path = path, .first = e};
                         r = strmap_put(&by_path, ep->path, ep, NULL);
                         if (r < 0)
                                 return r;
@@ -124,9 +131,8 @@ int exported_paths_build(const struct export_table *exports, const char *export_
 }
 
 void exported_paths_free(struct exported_paths *s) {
-        for (size_t i = 0; i < s->n; i++)
-                free(s->paths[i].path);
         free(s->paths);
+        arena_free(&s->strings);
         free(s->of_entry);
         *s = (struct exported_paths){};
 }

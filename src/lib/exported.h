@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "exports.h"
 
@@ -13,7 +14,8 @@
  * disagree about which paths there are or which of them wait for a mount. */
 
 struct exported_path {
-        char *path;                             /* served path: rootdir applied, normalised */
+        char *path;                             /* served path: rootdir applied, normalised
+                                                 * (exported_paths.strings') */
         const struct export_entry *first;       /* first line exporting it */
         const struct export_entry *first_no_mp; /* first line with a client without mp, or NULL when
                                                  * every client of every line has mp (exportfs then
@@ -33,6 +35,7 @@ struct exported_paths {
          * NULL when the line's path is unusable */
         const struct exported_path **of_entry;
         size_t n_entries;
+        struct arena strings; /* the paths */
 };
 
 /* Groups `exports` by served path. `export_root` is [exports] rootdir= (NULL

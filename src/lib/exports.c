@@ -2,9 +2,12 @@
 #include <ctype.h>
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "array.h"
 #include "buf.h"
 #include "escape.h"
@@ -84,8 +87,11 @@ static void lex_skip(struct lexer *lx, const char *set) {
  * quote or backslash (which may start an escape or a continuation). */
 static inline bool token_byte_is_plain(char c) {
         /* every blank of isspace() is below 0x21; other control bytes
-         * simply take the slow path */
-        return (unsigned char) c > ' ' && c != '"' && c != '\\';
+         * simply take the slow path. A table: this test runs for every
+         * byte of the file. */
+        static const bool plain[256] = {
+                ['!'] = true, ['"' + 1 ... '\\' - 1] = true, ['\\' + 1 ... 0xff] = true};
+        return plain[(unsigned char) c];
 }
 
 enum token_result {
@@ -119,9 +125,16 @@ static enum token_result lex_token(struct lexer *lx, size_t max, struct buf *tok
                  * (a backslash among the last three bytes written). */
                 if (!quoted && !(len >= 1 && t[len - 1] == '\\') && !(len >= 2 && t[len - 2] == '\\') &&
                     !(len >= 3 && t[len - 3] == '\\')) {
-                        while (len < max && lx->p < lx->end && token_byte_is_plain(*lx->p)) {
-                                c = (unsigned char) *lx->p++;
-                                t[len++] = (char) c;
+                        size_t room = max - len, left = (size_t) (lx->end - lx->p);
+                        const char *start = lx->p, *limit = start + (room < left ? room : left), *q = start;
+
+                        while (q < limit && token_byte_is_plain(*q))
+                                q++;
+                        if (q > start) {
+                                memcpy(t + len, start, (size_t) (q - start));
+                                len += (size_t) (q - start);
+                                c = (unsigned char) q[-1];
+                                lx->p = q;
                         }
                         if (len >= max)
                                 break;
@@ -198,47 +211,76 @@ static bool string_is_integer(const char *s, int base) {
 #define SINCE_REEXPORT NFS_UTILS_VERSION(2, 6, 3) /* reexport= */
 #define SINCE_SIGN_FH NFS_UTILS_VERSION(2, 9, 1)  /* sign_fh */
 
+/* What a plain option changes in what the reader keeps of a client. */
+enum plain_effect {
+        SETS_NOTHING_KEPT,
+        SETS_CROSSMNT,
+        CLEARS_CROSSMNT,
+        SETS_NOHIDE,
+        CLEARS_NOHIDE,
+};
+
 struct plain_option {
         const char *name;
         unsigned since;
+        enum plain_effect effect;
 };
 
 /* Options without a value (parseopts() in nfs-utils' support/nfs/exports.c),
- * sorted for bsearch(). */
+ * sorted for plain_option_find(). */
 static const struct plain_option plain_options[] = {
-        {"acl", SINCE_ANY},
-        {"all_squash", SINCE_ANY},
-        {"async", SINCE_ANY},
-        {"auth_nlm", SINCE_ANY},
-        {"crossmnt", SINCE_ANY},
-        {"hide", SINCE_ANY},
-        {"insecure", SINCE_ANY},
-        {"insecure_locks", SINCE_ANY},
-        {"no_acl", SINCE_ANY},
-        {"no_all_squash", SINCE_ANY},
-        {"no_auth_nlm", SINCE_ANY},
-        {"no_pnfs", SINCE_ANY},
-        {"no_root_squash", SINCE_ANY},
-        {"no_subtree_check", SINCE_ANY},
-        {"no_wdelay", SINCE_ANY},
-        {"nocrossmnt", SINCE_ANY},
-        {"nohide", SINCE_ANY},
-        {"nordirplus", SINCE_ANY},
-        {"pnfs", SINCE_ANY},
-        {"ro", SINCE_ANY},
-        {"root_squash", SINCE_ANY},
-        {"rw", SINCE_ANY},
-        {"secure", SINCE_ANY},
-        {"secure_locks", SINCE_ANY},
-        {"security_label", SINCE_ANY},
-        {"sign_fh", SINCE_SIGN_FH},
-        {"subtree_check", SINCE_ANY},
-        {"sync", SINCE_ANY},
-        {"wdelay", SINCE_ANY},
+        {"acl", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"all_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"async", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"auth_nlm", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"crossmnt", SINCE_ANY, SETS_CROSSMNT},
+        {"hide", SINCE_ANY, CLEARS_NOHIDE},
+        {"insecure", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"insecure_locks", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_acl", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_all_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_auth_nlm", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_pnfs", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_root_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_subtree_check", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"no_wdelay", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"nocrossmnt", SINCE_ANY, CLEARS_CROSSMNT},
+        {"nohide", SINCE_ANY, SETS_NOHIDE},
+        {"nordirplus", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"pnfs", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"ro", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"root_squash", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"rw", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"secure", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"secure_locks", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"security_label", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"sign_fh", SINCE_SIGN_FH, SETS_NOTHING_KEPT},
+        {"subtree_check", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"sync", SINCE_ANY, SETS_NOTHING_KEPT},
+        {"wdelay", SINCE_ANY, SETS_NOTHING_KEPT},
 };
 
-static int compare_option(const void *key, const void *element) {
-        return strcmp(key, ((const struct plain_option *) element)->name);
+/* The plain option `opt` is, or NULL: a binary search of the table whose
+ * first-byte test spares most strcmp() calls (every option of every client
+ * is looked up here). */
+static const struct plain_option *plain_option_find(const char *opt) {
+        size_t lo = 0, hi = ELEMENTSOF(plain_options);
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                const char *name = plain_options[mid].name;
+                int d = (unsigned char) opt[0] - (unsigned char) name[0];
+
+                if (d == 0)
+                        d = strcmp(opt, name);
+                if (d == 0)
+                        return &plain_options[mid];
+                if (d < 0)
+                        hi = mid;
+                else
+                        lo = mid + 1;
+        }
+        return NULL;
 }
 
 struct option_context {
@@ -468,18 +510,17 @@ static int parse_options(char *list, struct export_client *client, struct fsid_s
                 } else
                         cp = opt + strlen(opt);
 
-                plain = bsearch(opt, plain_options, ELEMENTSOF(plain_options), sizeof(plain_options[0]),
-                                compare_option);
+                plain = plain_option_find(opt);
 
                 r = 0;
                 if (plain) {
                         if (!release_knows(ctx, plain->since)) {
                                 client->bad = true;
                                 r = option_too_new(ctx, opt, plain->since);
-                        } else if (strcmp(opt, "crossmnt") == 0 || strcmp(opt, "nocrossmnt") == 0)
-                                client->crossmnt = opt[0] == 'c';
-                        else if (strcmp(opt, "nohide") == 0 || strcmp(opt, "hide") == 0)
-                                client->nohide = opt[0] == 'n';
+                        } else if (plain->effect == SETS_CROSSMNT || plain->effect == CLEARS_CROSSMNT)
+                                client->crossmnt = plain->effect == SETS_CROSSMNT;
+                        else if (plain->effect == SETS_NOHIDE || plain->effect == CLEARS_NOHIDE)
+                                client->nohide = plain->effect == SETS_NOHIDE;
                 } else if (has_prefix(opt, "anonuid=") || has_prefix(opt, "anongid=")) {
                         if (!string_is_integer(opt + 8, 10))
                                 goto bad_value;
@@ -557,13 +598,30 @@ static int table_add_entry(struct export_table *t, char *path, const char *file,
         return 0;
 }
 
-static int entry_add_client(struct export_entry *e, const char *host, size_t *cap,
+/* A line's clients live in the table's arena: room for a few at first (most
+ * lines name one to four), twice as many when they are taken, the old copy
+ * left behind. */
+#define CLIENTS_FIRST_CAP 4
+
+static int entry_add_client(struct arena *a, struct export_entry *e, const char *host, size_t *cap,
                             struct export_client **ret) {
         char *h;
 
-        if (array_reserve(&e->clients, cap, e->n_clients + 1, sizeof(*e->clients)) < 0)
-                return -ENOMEM;
-        h = strdup(host);
+        if (e->n_clients == *cap) {
+                size_t grown_cap = *cap ? *cap * 2 : CLIENTS_FIRST_CAP;
+                struct export_client *grown;
+
+                if (grown_cap > SIZE_MAX / sizeof(*grown))
+                        return -ENOMEM;
+                grown = arena_alloc(a, grown_cap * sizeof(*grown));
+                if (!grown)
+                        return -ENOMEM;
+                if (e->n_clients > 0)
+                        memcpy(grown, e->clients, e->n_clients * sizeof(*grown));
+                e->clients = grown;
+                *cap = grown_cap;
+        }
+        h = arena_strdup(a, host);
         if (!h)
                 return -ENOMEM;
         e->clients[e->n_clients] = (struct export_client){.host = h};
@@ -572,7 +630,7 @@ static int entry_add_client(struct export_entry *e, const char *host, size_t *ca
 }
 
 /* One client token: "host", "host(opts)", "(opts)", or "" for none. */
-static int parse_client(struct export_entry *e, size_t *cap, char *token,
+static int parse_client(struct arena *a, struct export_entry *e, size_t *cap, char *token,
                         const struct export_client *defaults, const struct fsid_state *default_fsid,
                         struct option_context *ctx) {
         struct fsid_state fsid = *default_fsid;
@@ -586,7 +644,7 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token,
                         host = "*";
         }
         ctx->host = host;
-        r = entry_add_client(e, host, cap, &client);
+        r = entry_add_client(a, e, host, cap, &client);
         if (r < 0)
                 return r;
         client->mountpoint = defaults->mountpoint;
@@ -619,6 +677,25 @@ static int parse_client(struct export_entry *e, size_t *cap, char *token,
         return 0;
 }
 
+/* How many lines have a path first (after blanks): the entries a file
+ * holds, about (a quoted path or a continued line is not counted; the
+ * array still grows for them). */
+static size_t lines_starting_with_path(const char *data, size_t size) {
+        const char *p = data, *end = data + size;
+        size_t n = 0;
+
+        while (p < end) {
+                const char *eol = memchr(p, '\n', (size_t) (end - p));
+                while (p < end && (*p == ' ' || *p == '\t'))
+                        p++;
+                n += p < end && *p == '/';
+                if (!eol)
+                        break;
+                p = eol + 1;
+        }
+        return n;
+}
+
 /* After a bad path: report it and go on with the next line. */
 static int path_problem(const char *file, unsigned line, struct diag_list *diags, const char *what) {
         return diag_add(diags, DIAG_ERROR, file, line, "%s; skipping this line, the other lines still count",
@@ -646,6 +723,11 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
         if (!t->files[t->n_files])
                 return -ENOMEM;
         shown_file = t->files[t->n_files++];
+        /* the entries array made once for the lines that can be entries,
+         * not doubled (and copied) all the way up */
+        if (array_reserve(&t->entries, &t->cap, t->n + lines_starting_with_path(data, size),
+                          sizeof(*t->entries)) < 0)
+                return -ENOMEM;
 
         for (;;) {
                 struct export_client defaults = {};
@@ -714,15 +796,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         continue;
                 }
 
-                path = strdup(tok.data);
-                if (!path) {
+                path = arena_strdup(&t->strings, tok.data);
+                if (!path)
                         return -ENOMEM;
-                }
                 r = table_add_entry(t, path, shown_file, line, &entry);
-                if (r < 0) {
-                        free(path);
+                if (r < 0)
                         return r;
-                }
                 ctx.line = line;
                 ctx.path = entry->path;
 
@@ -740,8 +819,8 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                         }
                         if (res == TOKEN_NONE) {
                                 if (entry->n_clients == 0)
-                                        r = parse_client(entry, &client_cap, (char[]){""}, &defaults,
-                                                         &default_fsid, &ctx);
+                                        r = parse_client(&t->strings, entry, &client_cap, (char[]){""},
+                                                         &defaults, &default_fsid, &ctx);
                                 /* The clients end at the end of the line, or at a
                                  * byte no token takes (CR, VT, FF): whatever
                                  * follows on this line is still this line's, never
@@ -775,7 +854,8 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                         return r;
                                 continue;
                         }
-                        r = parse_client(entry, &client_cap, tok.data, &defaults, &default_fsid, &ctx);
+                        r = parse_client(&t->strings, entry, &client_cap, tok.data, &defaults, &default_fsid,
+                                         &ctx);
                         if (r < 0)
                                 return r;
                 }
@@ -851,6 +931,16 @@ bool export_entry_every_client_mountpoint(const struct export_entry *e) {
 }
 
 int export_path_served(const char *export_root, const char *path, char **ret, bool *had_dotdot) {
+        char served[PATH_MAX + 1];
+        int r = export_path_served_into(export_root, path, served, had_dotdot);
+
+        if (r < 0)
+                return r;
+        *ret = strdup(served);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int export_path_served_into(const char *export_root, const char *path, char *out, bool *had_dotdot) {
         _cleanup_free_ char *joined = NULL;
 
         if (export_root && *export_root) {
@@ -858,16 +948,12 @@ int export_path_served(const char *export_root, const char *path, char **ret, bo
                         return -ENOMEM;
                 path = joined;
         }
-        return path_normalize(path, true, ret, had_dotdot);
+        /* a longer path is refused before anything is written */
+        return path_normalize_into(path, true, out, had_dotdot);
 }
 
 void export_table_free(struct export_table *t) {
-        for (size_t i = 0; i < t->n; i++) {
-                for (size_t j = 0; j < t->entries[i].n_clients; j++)
-                        free(t->entries[i].clients[j].host);
-                free(t->entries[i].clients);
-                free(t->entries[i].path);
-        }
+        arena_free(&t->strings);
         free(t->entries);
         strv_free(t->files, t->n_files);
         *t = (struct export_table){};

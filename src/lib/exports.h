@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "rootfs.h"
 
@@ -24,6 +25,7 @@ struct export_client {
         bool fsid_root, crossmnt, nohide;
 };
 
+/* Paths, hosts and client lists are the table's (export_table.strings). */
 struct export_entry {
         char *path;       /* the path as exportfs reads it (octal escapes and quotes undone) */
         const char *file; /* points into export_table.files */
@@ -36,7 +38,8 @@ struct export_table {
         struct export_entry *entries;
         size_t n;
         size_t cap;
-        char **files; /* display names of the files read, owned here */
+        struct arena strings; /* the entries' paths, clients and hosts */
+        char **files;         /* display names of the files read, owned here */
         size_t n_files;
         /* the nfs-utils whose exportfs judges the options (nfs_utils.h); 0:
          * the newest this reader knows. The checker sets it from the root
@@ -66,5 +69,7 @@ bool export_entry_every_client_mountpoint(const struct export_entry *e);
  * ".." resolved lexically (*had_dotdot, if given, says so). -EINVAL for a
  * path that cannot be normalised, -ENOMEM. */
 int export_path_served(const char *export_root, const char *path, char **ret, bool *had_dotdot);
+/* The same, written into `out` (PATH_MAX + 1 bytes). */
+int export_path_served_into(const char *export_root, const char *path, char *out, bool *had_dotdot);
 
 void export_table_free(struct export_table *t);

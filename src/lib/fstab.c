@@ -2,10 +2,14 @@
 #include <assert.h>
 #include <errno.h>
 #include <libmount.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "arena.h"
 #include "array.h"
+#include "buf.h"
 #include "canonical_paths.h"
 #include "escape.h"
 #include "fstab.h"
@@ -13,8 +17,9 @@
 /* libmount reports bad lines through a callback; we keep their numbers so
  * that entries can be matched with the lines they came from. */
 struct parse_state {
-        unsigned *bad_lines;
+        unsigned *bad_lines; /* in the whole file */
         size_t n_bad, cap_bad;
+        unsigned lines_before; /* the lines of the file before the piece libmount parses */
         int error;
 };
 
@@ -25,21 +30,8 @@ static int on_parse_error(struct libmnt_table *tb, const char *filename _unused_
                 st->error = -ENOMEM;
                 return -1;
         }
-        st->bad_lines[st->n_bad++] = (unsigned) line;
+        st->bad_lines[st->n_bad++] = st->lines_before + (unsigned) line;
         return 1; /* skip the line, keep going */
-}
-
-/* One entry of the file as libmount parsed it: its line, and its mount point
- * field as systemd-fstab-generator reads it (NULL for a mountinfo table). */
-struct entry_line {
-        unsigned line;
-        char *mount_point;
-};
-
-static void entry_lines_free(struct entry_line *lines, size_t n) {
-        for (size_t i = 0; i < n; i++)
-                free(lines[i].mount_point);
-        free(lines);
 }
 
 /* The second field of an fstab line as glibc's getmntent() hands it to
@@ -48,22 +40,24 @@ static void entry_lines_free(struct entry_line *lines, size_t n) {
  * decoded (decode_name() in glibc's mntent_r.c); any other octal escape
  * stays as written, backslash included, although libmount decodes them all.
  * Measured with both releases' generators: "/mnt/caf\303\251" is the unit
- * mnt-caf\x5c303\x5c251.mount. NULL on OOM. */
-static char *getmntent_mount_point(const char *line) {
+ * mnt-caf\x5c303\x5c251.mount. Written into `out` (emptied first), which
+ * every line reuses. */
+static void getmntent_mount_point(const char *line, struct buf *out) {
         static const struct {
                 const char *escape;
                 char byte;
         } decoded[] = {{"\\040", ' '}, {"\\011", '\t'}, {"\\012", '\n'}, {"\\134", '\\'}, {"\\\\", '\\'}};
         const char *p = line + strspn(line, " \t");
         size_t n;
-        char *out, *o;
+        char *o;
 
         p += strcspn(p, " \t\n"); /* the source */
         p += strspn(p, " \t");
         n = strcspn(p, " \t\n");
-        out = o = malloc(n + 1);
-        if (!out)
-                return NULL;
+        out->len = 0;
+        if (!buf_reserve(out, n))
+                return;
+        o = out->data;
         for (size_t i = 0; i < n;) {
                 size_t k = 0;
                 if (p[i] != '\\') {
@@ -81,50 +75,120 @@ static char *getmntent_mount_point(const char *line) {
                         *o++ = p[i++];
         }
         *o = '\0';
-        return out;
+        out->len = (size_t) (o - out->data);
 }
 
-/* The lines libmount turns into entries: not blank, not a comment, not one
- * it rejected; in order. With `read_mount_points`, each with its mount
- * point field as getmntent() reads it. */
-static int entry_lines(FILE *f, const struct parse_state *st, bool read_mount_points,
-                       struct entry_line **ret, size_t *ret_n) {
-        struct entry_line *lines = NULL;
-        unsigned lineno = 0;
-        size_t n = 0, cap = 0, bad = 0;
-        char *line = NULL;
-        size_t line_cap = 0;
-        int r = 0;
+/* The file is parsed a piece at a time: libmount parses each piece of
+ * whole lines into the same table (so the format it guesses from the first
+ * line holds for all of them), every entry is copied and freed, and the next
+ * piece reuses the memory. libmount's table of 20,000 lines is some 10 MiB,
+ * most of the page faults of a run; a piece of 256 lines, some 128 KiB.
+ * (1,024-line pieces faulted in 80 pages more.) */
+#define FSTAB_PIECE_LINES 256
+/* the mounts array is made once for up to this many lines; a larger file
+ * grows it */
+#define FSTAB_RESERVE_LINES_MAX (128 * 1024)
 
-        rewind(f);
-        while (getline(&line, &line_cap, f) >= 0) {
-                const char *p = line + strspn(line, " \t\r\n");
-                lineno++;
-                if (*p == '\0' || *p == '#')
-                        continue;
-                while (bad < st->n_bad && st->bad_lines[bad] < lineno)
-                        bad++;
-                if (bad < st->n_bad && st->bad_lines[bad] == lineno)
-                        continue;
-                if (array_reserve(&lines, &cap, n + 1, sizeof(*lines)) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                lines[n] = (struct entry_line){.line = lineno};
-                if (read_mount_points && !(lines[n].mount_point = getmntent_mount_point(line))) {
-                        r = -ENOMEM;
-                        break;
-                }
+/* The whole of `f` into `ret` (NUL-terminated), read once: the lines are
+ * counted, cut into pieces and read for their mount points there. Freed
+ * after the parse, its memory takes the tables decided next. -ENOMEM, or
+ * -EIO on a read error. */
+static int read_all(FILE *f, struct buf *ret) {
+        struct stat st;
+        size_t k;
+
+        /* the size as a hint (a stream in memory has no descriptor) */
+        if (fileno(f) >= 0 && fstat(fileno(f), &st) == 0 && st.st_size > 0)
+                buf_reserve(ret, (size_t) st.st_size);
+        do {
+                /* a request as large as the room: glibc reads it directly */
+                if (!buf_reserve(ret, 64 * 1024))
+                        return -ENOMEM;
+                k = fread(ret->data + ret->len, 1, ret->cap - ret->len - 1, f);
+                ret->len += k;
+                ret->data[ret->len] = '\0';
+        } while (k > 0);
+        return ferror(f) ? -EIO : 0;
+}
+
+/* The end of the piece starting at `p`: after up to FSTAB_PIECE_LINES lines
+ * (the last one may have no newline); their number in *ret_n */
+static const char *piece_end(const char *p, const char *end, unsigned *ret_n) {
+        unsigned n = 0;
+
+        while (p < end && n < FSTAB_PIECE_LINES) {
+                const char *eol = memchr(p, '\n', (size_t) (end - p));
+                p = eol ? eol + 1 : end;
                 n++;
         }
-        free(line);
-        if (r < 0) {
-                entry_lines_free(lines, n);
-                return r;
-        }
-        *ret = lines;
         *ret_n = n;
+        return p;
+}
+
+/* How many lines there are: a bound on the entries, so that the mounts
+ * array is made once. */
+static size_t lines_in(const char *p, const char *end) {
+        size_t n = 1;
+
+        while ((p = memchr(p, '\n', (size_t) (end - p))))
+                n++, p++;
+        return n;
+}
+
+/* The lines of the piece libmount turned into entries (not blank, not a
+ * comment, not one it rejected), in order, one at a time, in step with its
+ * table. */
+struct entry_reader {
+        const char *p, *end; /* the rest of the piece */
+        const struct parse_state *st;
+        bool read_mount_points;
+        struct buf line; /* the current line, NUL-terminated as getline() gives it */
+        unsigned lineno; /* in the whole file */
+        size_t bad;      /* the first of st->bad_lines not passed yet */
+        /* the current entry's mount point field as getmntent() reads it */
+        struct buf mount_point;
+};
+
+/* The next entry line: its number in *ret_line and, with
+ * `read_mount_points`, its mount point field in *ret_mount_point (valid
+ * until the next call). 1 when there is one, 0 at the end, -ENOMEM. */
+static int entry_reader_next(struct entry_reader *rd, unsigned *ret_line, const char **ret_mount_point) {
+        const struct parse_state *st = rd->st;
+
+        while (rd->p < rd->end) {
+                const char *eol = memchr(rd->p, '\n', (size_t) (rd->end - rd->p));
+                size_t len = eol ? (size_t) (eol + 1 - rd->p) : (size_t) (rd->end - rd->p);
+                const char *p;
+
+                rd->line.len = 0;
+                buf_append(&rd->line, rd->p, len);
+                if (buf_status(&rd->line) < 0)
+                        return -ENOMEM;
+                rd->p += len;
+                rd->lineno++;
+                p = rd->line.data + strspn(rd->line.data, " \t\r\n");
+                if (*p == '\0' || *p == '#')
+                        continue;
+                while (rd->bad < st->n_bad && st->bad_lines[rd->bad] < rd->lineno)
+                        rd->bad++;
+                if (rd->bad < st->n_bad && st->bad_lines[rd->bad] == rd->lineno)
+                        continue;
+                *ret_line = rd->lineno;
+                *ret_mount_point = NULL;
+                if (rd->read_mount_points) {
+                        getmntent_mount_point(rd->line.data, &rd->mount_point);
+                        if (buf_status(&rd->mount_point) < 0)
+                                return -ENOMEM;
+                        *ret_mount_point = rd->mount_point.data;
+                }
+                return 1;
+        }
         return 0;
+}
+
+static void entry_reader_done(struct entry_reader *rd) {
+        buf_free(&rd->line);
+        buf_free(&rd->mount_point);
 }
 
 bool mount_option_next(const char **cursor, struct mount_option *ret) {
@@ -137,10 +201,6 @@ bool mount_option_next(const char **cursor, struct mount_option *ret) {
                 .name = name, .name_size = name_size, .value = value, .value_size = value ? value_size : 0};
         *cursor = p;
         return true;
-}
-
-bool mount_option_is(const struct mount_option *o, const char *name) {
-        return o->name_size == strlen(name) && strncmp(o->name, name, o->name_size) == 0;
 }
 
 /* The flags that matter, in one pass over the options, and none when no
@@ -160,15 +220,17 @@ static void read_flags(struct fstab_mount *m) {
         m->nfs = strcmp(m->fstype, "nfs") == 0 || strcmp(m->fstype, "nfs4") == 0;
 }
 
-static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct entry_line *entry,
+/* `mount_point`: the entry's mount point as getmntent() reads it (NULL:
+ * as libmount does); `line`: its line (0: not known) */
+static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line, const char *mount_point,
                      struct canonical_paths *names, struct diag_list *diags) {
-        const char *target = entry && entry->mount_point ? entry->mount_point : mnt_fs_get_target(fs);
+        const char *target = mount_point ? mount_point : mnt_fs_get_target(fs);
         const char *type = mnt_fs_get_fstype(fs);
-        unsigned line = entry ? entry->line : 0;
         const char *source = mnt_fs_get_source(fs);
         const char *options = mnt_fs_get_options(fs);
         struct fstab_mount m = {.line = line};
         _cleanup_free_ char *canonical = NULL;
+        char where[PATH_MAX + 1];
         int r;
 
         if (!target || target[0] != '/')
@@ -181,9 +243,7 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct e
                 if (r == -ENOMEM)
                         return r;
         }
-        r = path_normalize(canonical ? canonical : target, false, &m.where, NULL);
-        if (r == -ENOMEM)
-                return r;
+        r = path_normalize_into(canonical ? canonical : target, false, where, NULL);
         if (r < 0) {
                 _cleanup_free_ char *shown = escape_for_comment(target);
                 return shown ? diag_add(
@@ -193,33 +253,33 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, const struct e
                                        shown)
                              : -ENOMEM;
         }
-        m.what = strdup(strempty(source));
-        m.fstype = strdup(type ? type : "auto");
-        m.options = strdup(strempty(options));
-        if (!m.what || !m.fstype || !m.options)
-                goto oom;
+        m.where = arena_strdup(&t->strings, where);
+        m.what = arena_strdup(&t->strings, strempty(source));
+        m.fstype = arena_strdup(&t->strings, type ? type : "auto");
+        m.options = arena_strdup(&t->strings, strempty(options));
+        if (!m.where || !m.what || !m.fstype || !m.options)
+                return -ENOMEM;
         m.freq = mnt_fs_get_freq(fs);
         m.passno = mnt_fs_get_passno(fs);
         read_flags(&m);
         if (array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0)
-                goto oom;
+                return -ENOMEM;
         t->mounts[t->n++] = m;
         return 0;
-oom:
-        free(m.where);
-        free(m.what);
-        free(m.fstype);
-        free(m.options);
-        return -ENOMEM;
 }
 
 /* After the table is complete (the map points into it): who owns each mount
  * point, and a warning for every line that loses. */
 static int find_owners(struct fstab_table *t, struct diag_list *diags) {
+        int r = strmap_reserve(&t->owners, t->n);
+
+        if (r < 0)
+                return r;
         for (size_t i = 0; i < t->n; i++) {
                 struct fstab_mount *m = &t->mounts[i];
                 struct fstab_mount *owner;
-                int r = strmap_put(&t->owners, m->where, m, (void **) &owner);
+
+                r = strmap_put(&t->owners, m->where, m, (void **) &owner);
 
                 if (r < 0)
                         return r;
@@ -240,41 +300,22 @@ static int find_owners(struct fstab_table *t, struct diag_list *diags) {
         return 0;
 }
 
-/* NULL stays NULL; false when a copy could not be made */
-static bool copy_optional(char **dst, const char *src) {
-        *dst = src ? strdup(src) : NULL;
-        return !src || *dst;
-}
-
-static void fstab_mount_done(struct fstab_mount *m) {
-        free(m->where);
-        free(m->what);
-        free(m->fstype);
-        free(m->options);
-        free(m->unit_file);
-        free(m->options_file);
-        free(m->mount_timeout);
-        free(m->automount_file);
-        free(m->idle_timeout);
-}
-
 static int unit_mount_add(struct fstab_table *t, const struct mount_unit *u) {
         struct fstab_mount m = {.line = u->line, .options_line = u->options_line, .masked = u->masked};
+        struct arena *a = &t->strings;
 
-        m.where = strdup(u->where ? u->where : "");
-        m.what = strdup(strempty(u->what));
-        m.fstype = strdup(u->type && *u->type ? u->type : "auto");
-        m.options = strdup(strempty(u->options));
-        m.unit_file = strdup(u->path);
+        m.where = arena_strdup(a, u->where ? u->where : "");
+        m.what = arena_strdup(a, strempty(u->what));
+        m.fstype = arena_strdup(a, u->type && *u->type ? u->type : "auto");
+        m.options = arena_strdup(a, strempty(u->options));
+        m.unit_file = arena_strdup(a, u->path);
         if (!m.where || !m.what || !m.fstype || !m.options || !m.unit_file ||
-            !copy_optional(&m.options_file, u->options_path) ||
-            !copy_optional(&m.mount_timeout, u->timeout) ||
-            !copy_optional(&m.automount_file, u->automount_path) ||
-            !copy_optional(&m.idle_timeout, u->automount_timeout) ||
-            array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0) {
-                fstab_mount_done(&m);
+            !arena_copy_optional(a, &m.options_file, u->options_path) ||
+            !arena_copy_optional(a, &m.mount_timeout, u->timeout) ||
+            !arena_copy_optional(a, &m.automount_file, u->automount_path) ||
+            !arena_copy_optional(a, &m.idle_timeout, u->automount_timeout) ||
+            array_reserve(&t->mounts, &t->cap, t->n + 1, sizeof(*t->mounts)) < 0)
                 return -ENOMEM;
-        }
         read_flags(&m);
         /* a unit is started when something wants it, whatever its
          * Options= say; a masked one is never started */
@@ -314,6 +355,9 @@ int fstab_add_mount_units(struct fstab_table *t, const struct mount_unit_list *u
         size_t first_unit = t->n;
         int r;
 
+        /* no unit: who owns what stays as fstab_parse() settled it */
+        if (units->n == 0)
+                return 0;
         for (size_t i = 0; i < units->n; i++) {
                 r = unit_mount_add(t, &units->units[i]);
                 if (r < 0)
@@ -372,11 +416,15 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
                        bool as_fstab, struct diag_list *diags) {
         struct parse_state st = {};
         struct libmnt_table *tb;
-        struct libmnt_iter *it = NULL;
         struct libmnt_fs *fs;
-        struct entry_line *lines = NULL;
-        size_t n_lines = 0, i = 0;
+        struct entry_reader lines = {.st = &st, .read_mount_points = as_fstab};
         _cleanup_(canonical_paths_freep) struct canonical_paths *names = NULL;
+        _cleanup_(buf_free) struct buf text = {};
+        const char *piece, *text_end;
+        size_t n_before = t->n, reserve;
+        /* what table_add() finds, told after the malformed lines, as when
+         * the whole file was parsed first */
+        struct diag_list mount_diags = {};
         int r;
 
         assert(t);
@@ -390,48 +438,90 @@ static int parse_table(struct fstab_table *t, FILE *f, const char *file, const s
         }
 
         t->file = file;
+        r = read_all(f, &text);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                /* what libmount says when its getline() fails */
+                return diag_add(diags, DIAG_ERROR, file, 0, "cannot be parsed: %s; ignoring it",
+                                strerror(EINVAL));
+        }
+        piece = text.data ? text.data : "";
+        text_end = piece + text.len;
+        reserve = lines_in(piece, text_end);
+        if (reserve > FSTAB_RESERVE_LINES_MAX)
+                reserve = FSTAB_RESERVE_LINES_MAX;
+        if (array_reserve(&t->mounts, &t->cap, t->n + reserve, sizeof(*t->mounts)) < 0)
+                return -ENOMEM;
         tb = mnt_new_table();
         if (!tb)
                 return -ENOMEM;
         mnt_table_set_userdata(tb, &st);
         mnt_table_set_parser_errcb(tb, on_parse_error);
-        r = mnt_table_parse_stream(tb, f, file);
-        if (st.error < 0) {
-                r = st.error;
-                goto finish;
+        while (piece < text_end) {
+                unsigned n_lines;
+                const char *next = piece_end(piece, text_end, &n_lines);
+                FILE *piece_file;
+
+                /* read only: the cast is fmemopen()'s */
+                piece_file = fmemopen((char *) piece, (size_t) (next - piece), "r");
+                if (!piece_file) {
+                        r = -ENOMEM;
+                        goto finish;
+                }
+                r = mnt_table_parse_stream(tb, piece_file, file);
+                fclose(piece_file);
+                if (st.error < 0) {
+                        r = st.error;
+                        goto finish;
+                }
+                if (r < 0)
+                        goto unparsable;
+
+                lines.p = piece;
+                lines.end = next;
+                while (mnt_table_first_fs(tb, &fs) == 0) {
+                        const char *mount_point = NULL;
+                        unsigned lineno = 0;
+
+                        r = entry_reader_next(&lines, &lineno, &mount_point);
+                        if (r >= 0)
+                                r = table_add(t, fs, lineno, mount_point, names,
+                                              diags ? &mount_diags : NULL);
+                        mnt_table_remove_fs(tb, fs);
+                        if (r < 0)
+                                goto finish;
+                }
+                /* a line libmount took no entry from is still counted */
+                while (lines.p < lines.end) {
+                        const char *eol = memchr(lines.p, '\n', (size_t) (lines.end - lines.p));
+                        lines.p = eol ? eol + 1 : lines.end;
+                        lines.lineno++;
+                }
+                st.lines_before += n_lines;
+                piece = next;
         }
-        if (r < 0) {
-                r = diag_add(diags, DIAG_ERROR, file, 0, "cannot be parsed: %s; ignoring it", strerror(-r));
-                goto finish;
-        }
+
         for (size_t b = 0; b < st.n_bad; b++) {
                 r = diag_add(diags, DIAG_WARNING, file, st.bad_lines[b],
                              "malformed fstab line; systemd and mount ignore it, so do we");
                 if (r < 0)
                         goto finish;
         }
+        r = diag_list_take(diags, &mount_diags);
+        if (r >= 0)
+                r = find_owners(t, diags);
+        goto finish;
 
-        r = entry_lines(f, &st, as_fstab, &lines, &n_lines);
-        if (r < 0)
-                goto finish;
-
-        it = mnt_new_iter(MNT_ITER_FORWARD);
-        if (!it) {
-                r = -ENOMEM;
-                goto finish;
-        }
-        while (mnt_table_next_fs(tb, it, &fs) == 0) {
-                r = table_add(t, fs, i < n_lines ? &lines[i] : NULL, names, diags);
-                if (r < 0)
-                        goto finish;
-                i++;
-        }
-        r = find_owners(t, diags);
+unparsable:
+        /* nothing of the file counts, as when libmount failed on all of it */
+        t->n = n_before;
+        r = diag_add(diags, DIAG_ERROR, file, 0, "cannot be parsed: %s; ignoring it", strerror(-r));
 finish:
-        mnt_free_iter(it);
         mnt_unref_table(tb);
         free(st.bad_lines);
-        entry_lines_free(lines, n_lines);
+        entry_reader_done(&lines);
+        diag_list_free(&mount_diags);
         return r;
 }
 
@@ -476,8 +566,7 @@ bool fstab_mount_has_option(const struct fstab_mount *m, const char *name, char 
 }
 
 void fstab_table_free(struct fstab_table *t) {
-        for (size_t i = 0; i < t->n; i++)
-                fstab_mount_done(&t->mounts[i]);
+        arena_free(&t->strings);
         free(t->mounts);
         strmap_free(&t->owners);
         *t = (struct fstab_table){};

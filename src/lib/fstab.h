@@ -4,7 +4,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "arena.h"
 #include "diag.h"
 #include "mount_units.h"
 #include "strmap.h"
@@ -14,6 +16,7 @@
  * for the programs that want them, the mounts declared as .mount units
  * (mount_units.h), so that one table answers "who mounts this path". */
 
+/* Every string of a mount is the table's (fstab_table.strings). */
 struct fstab_mount {
         char *where; /* mount point, normalised as systemd names its unit */
         char *what;  /* source as written (unescaped) */
@@ -21,14 +24,18 @@ struct fstab_mount {
         char *options; /* all options, as libmount joins them ("" when none) */
         unsigned line; /* for a unit: the line of What= */
         int freq, passno;
+        /* for a unit: the line of Options= (0: none); next to the other
+         * numbers, so that no padding follows them (20,000 mounts are 20,000
+         * of these) */
+        unsigned options_line;
         /* NULL for a line of the table's file; else the .mount unit that
          * declares this mount (fstab_mount_file() gives either) */
         char *unit_file;
-        /* for a unit: the line of Options= (0: none), [Mount] TimeoutSec=,
-         * and the .automount unit of its mount point with its
-         * TimeoutIdleSec= (NULL: not set, or no .automount unit) */
-        unsigned options_line;
-        char *options_file; /* the drop-in holding that line (NULL: unit_file) */
+        /* for a unit: the drop-in holding its Options= line (NULL:
+         * unit_file), [Mount] TimeoutSec=, and the .automount unit of its
+         * mount point with its TimeoutIdleSec= (NULL: not set, or no
+         * .automount unit) */
+        char *options_file;
         char *mount_timeout, *automount_file, *idle_timeout;
         bool masked; /* a unit linked to /dev/null: the mount point is never mounted */
         bool noauto, nofail, netdev;
@@ -44,6 +51,7 @@ struct fstab_table {
         size_t cap;
         const char *file;     /* display name, static */
         struct strmap owners; /* mount point → the line that owns it */
+        struct arena strings; /* the mounts' strings */
 };
 
 /* Parses an fstab held in `f`. Malformed lines become diagnostics and are
@@ -104,8 +112,12 @@ struct mount_option {
  * "which one wins" question is answered by walking it. Nothing is copied:
  * libmount only reads the string. */
 bool mount_option_next(const char **cursor, struct mount_option *ret);
-/* Whether the option is `name` (NUL-terminated) */
-bool mount_option_is(const struct mount_option *o, const char *name);
+/* Whether the option is `name` (NUL-terminated). Inline: with a constant
+ * name the compiler compares the length and a few bytes. */
+static inline bool mount_option_is(const struct mount_option *o, const char *name) {
+        size_t n = strlen(name);
+        return o->name_size == n && memcmp(o->name, name, n) == 0;
+}
 
 /* Whether the mount carries option `name`; its value (or NULL) in *ret_value,
  * to be freed. Returns true/false. */

@@ -369,16 +369,19 @@ int rootfs_path_simplify(const char *path, char **ret) {
         simple = malloc(strlen(path) + 2);
         if (!simple)
                 return -ENOMEM;
+        /* one pass, a component copied as it is scanned (strspn() and
+         * strcspn() a component cost more than the copy: every fstab line
+         * comes here) */
         for (const char *p = path; *p;) {
-                size_t n;
-                p += strspn(p, "/");
-                n = strcspn(p, "/");
+                size_t n = 0;
+                while (*p == '/')
+                        p++;
+                for (simple[len] = '/'; p[n] && p[n] != '/'; n++)
+                        simple[len + 1 + n] = p[n];
                 if (n == 0)
                         break;
                 if (!(n == 1 && p[0] == '.')) {
-                        simple[len++] = '/';
-                        memcpy(simple + len, p, n);
-                        len += n;
+                        len += 1 + n;
                         n_components++;
                 }
                 p += n;

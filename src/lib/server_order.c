@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "escape.h"
 #include "exported.h"
 #include "loopback.h"
@@ -43,13 +45,9 @@ static int item_append(struct server_order *o, struct order_item *proto, const c
 
         if (array_reserve(&o->items, &o->cap, o->n + 1, sizeof(*o->items)) < 0)
                 goto oom;
-        item.path = strdup(path);
-        item.unit = unit ? strdup(unit) : NULL;
-        if (!item.path || (unit && !item.unit)) {
-                free(item.path);
-                free(item.unit);
+        item.path = arena_strdup(&o->strings, path);
+        if (!item.path || !arena_copy_optional(&o->strings, &item.unit, unit))
                 goto oom;
-        }
         o->items[o->n++] = item;
         if (item.kind != ORDER_SKIPPED)
                 o->n_directives++;
@@ -112,11 +110,11 @@ static int decide_export(struct server_order *o, const struct fstab_table *fstab
                          const struct exported_path *ep) {
         const struct export_entry *src = ep->first;
         const struct fstab_mount *noauto = NULL, *nearest_nfs = NULL, *from_here = NULL;
-        _cleanup_free_ char *p = strdup(ep->path);
+        char p[PATH_MAX + 1]; /* ep->path, normalised, is shorter */
         int r;
 
-        if (!p)
-                return -ENOMEM;
+        assert(strlen(ep->path) < sizeof(p));
+        strcpy(p, ep->path);
         /* One walk up from the path to "/": the nearest noauto mount, and
          * every NFS mount on the way, which therefore holds an export. */
         do {
@@ -263,6 +261,7 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         _cleanup_(server_order_free) struct server_order o = {};
         _cleanup_(exported_paths_free) struct exported_paths exported = {};
         _cleanup_(strmap_free) struct strmap reexported = {}, loopback = {}, after_units = {};
+        size_t n_nfs = 0;
         int r;
 
         assert(exports);
@@ -273,6 +272,13 @@ int server_order_decide(const struct export_table *exports, const struct fstab_t
         if (r < 0)
                 return r;
         o.anything_exported = exported.n > 0;
+        /* an item a path and an NFS mount (a path without a
+         * RequiresMountsFor= form may take more): made once, not doubled on
+         * the way with a copy each time */
+        for (size_t i = 0; i < fstab->n; i++)
+                n_nfs += fstab->mounts[i].nfs && !fstab->mounts[i].shadowed;
+        if (array_reserve(&o.items, &o.cap, exported.n + n_nfs, sizeof(*o.items)) < 0)
+                return -ENOMEM;
 
         for (size_t i = 0; i < exported.n; i++) {
                 r = decide_export(&o, fstab, &reexported, &loopback, &after_units, hostname,
@@ -373,11 +379,10 @@ int server_order_render(const struct server_order *order, bool explain, const st
 
 void server_order_free(struct server_order *order) {
         for (size_t i = 0; i < order->n; i++) {
-                free(order->items[i].path);
-                free(order->items[i].unit);
                 free(order->items[i].reason_owned);
                 free(order->items[i].withdraw_unit);
         }
         free(order->items);
+        arena_free(&order->strings);
         *order = (struct server_order){};
 }
