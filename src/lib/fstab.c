@@ -233,8 +233,23 @@ static int table_add(struct fstab_table *t, struct libmnt_fs *fs, unsigned line,
         char where[PATH_MAX + 1];
         int r;
 
-        if (!target || target[0] != '/')
+        if (!target || strcmp(target, "none") == 0 || (type && strcmp(type, "swap") == 0))
                 return 0; /* swap, "none": not a mount point */
+        if (target[0] != '/') {
+                /* systemd-fstab-generator ignores it ("not a valid path"). The
+                 * common cause: one entry written over two lines, whose second
+                 * line ("rw,_netdev 0 0") reads as source, mount point "0" and
+                 * type "0", while the first is mounted without those options. */
+                _cleanup_free_ char *shown = escape_for_comment(target);
+                return shown ? diag_add(
+                                       diags, DIAG_WARNING, t->file, line,
+                                       "mount point \"%s\" is not an absolute path, so systemd ignores this "
+                                       "line; if it continues the line before it (an entry split over two "
+                                       "lines, "
+                                       "whose options are then lost), join the two: an entry is one line",
+                                       shown)
+                             : -ENOMEM;
+        }
 
         /* the name systemd-fstab-generator gives the mount point: symbolic
          * links and ".." resolved where the path exists (else as written) */
