@@ -526,6 +526,32 @@ def rule_rpcbind_reregister(c):
                f"{path}: sh -n failed")
 
 
+def rule_keytab_watch(c):
+    """A keytab that appears after boot starts the Kerberos units: on every
+    host that uses NFS, nfs-keytab.path watches /etc/krb5.keytab and runs
+    nfs-keytab-changed.service, which never fails a boot."""
+    d = load("nfs-client.target", "nfs-server.service", "nfs-keytab.path", "nfs-keytab-changed.service")
+    for name in ("nfs-client.target", "nfs-server.service"):
+        c.that(d[name].has("Wants", "nfs-keytab.path"), f"{name} does not want nfs-keytab.path")
+    p = d["nfs-keytab.path"]
+    lines = unit_file_lines(p)
+    c.that("PathChanged=/etc/krb5.keytab" in lines, "nfs-keytab.path does not watch /etc/krb5.keytab")
+    c.that(p.has("Triggers", "nfs-keytab-changed.service"),
+           "nfs-keytab.path does not trigger nfs-keytab-changed.service")
+    # the keytab the Kerberos units' conditions name is the one watched
+    d2 = load("rpc-gssd.service")
+    conds = [x.split()[0] for x in d2["rpc-gssd.service"].prop("ConditionPathExists")]
+    c.that("/etc/krb5.keytab" in conds, f"rpc-gssd.service's condition names another keytab: {conds}")
+    u = d["nfs-keytab-changed.service"]
+    helper = os.environ["HELPERDIR"] + "/nfs-keytab-changed"
+    c.that(u.commands.get("ExecStart") == [helper], f"ExecStart: {u.commands.get('ExecStart')}")
+    c.that(u.prop("Type") == ["oneshot"], f"nfs-keytab-changed.service: Type={u.prop('Type')}")
+    path = os.path.join(ROOT, helper.lstrip("/"))
+    c.that(os.access(path, os.X_OK), f"{path}: helper not executable")
+    if os.access(path, os.X_OK):
+        c.that(subprocess.run(["sh", "-n", path], check=False).returncode == 0, f"{path}: sh -n failed")
+
+
 def rule_debian_alias(c):
     """Debian's nfs-kernel-server.service names the same unit, enabled or
     not."""
@@ -756,6 +782,7 @@ RULES = {
     "udev-sysctl": rule_udev_sysctl,
     "daemon-restart": rule_daemon_restart,
     "rpcbind-reregister": rule_rpcbind_reregister,
+    "keytab-watch": rule_keytab_watch,
 }
 
 
