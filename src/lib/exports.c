@@ -696,6 +696,25 @@ static size_t lines_starting_with_path(const char *data, size_t size) {
         return n;
 }
 
+/* "host (opts)": the blank makes two clients, the host with the defaults
+ * and "(opts)" for every host (exportfs reads it so, and warns "No host name
+ * given"). The classic trap: `/srv 192.0.2.7 (rw)` exports read-write to the
+ * world and read-only to the one host named. Only a warning: exportfs
+ * exports it, so the ordering is the same. */
+static int warn_blank_before_options(const struct export_entry *e, const char *options,
+                                     const struct option_context *ctx) {
+        _cleanup_free_ char *host = escape_for_comment(e->clients[e->n_clients - 1].host);
+        _cleanup_free_ char *opts = escape_for_comment(options);
+
+        if (!host || !opts)
+                return -ENOMEM;
+        return diag_add(
+                ctx->diags, DIAG_WARNING, ctx->file, ctx->line,
+                "\"%s %s\": the blank before \"(\" makes two clients: every host gets %s and %s gets "
+                "the defaults (read-only); write %s%s for the one host",
+                host, opts, opts, host, host, opts);
+}
+
 /* After a bad path: report it and go on with the next line. */
 static int path_problem(const char *file, unsigned line, struct diag_list *diags, const char *what) {
         return diag_add(diags, DIAG_ERROR, file, line, "%s; skipping this line, the other lines still count",
@@ -805,7 +824,9 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                 ctx.line = line;
                 ctx.path = entry->path;
 
-                /* the clients on the rest of this (logical) line */
+                /* the clients on the rest of this (logical) line; prev_bare:
+                 * the last client was a host with no option list */
+                bool prev_bare = false;
                 for (bool first = true;; first = false) {
                         const char *token_start;
                         unsigned token_line;
@@ -854,6 +875,12 @@ int exports_parse(struct export_table *t, const char *data, size_t size, const c
                                         return r;
                                 continue;
                         }
+                        if (tok.data[0] == '(' && prev_bare) {
+                                r = warn_blank_before_options(entry, tok.data, &ctx);
+                                if (r < 0)
+                                        return r;
+                        }
+                        prev_bare = !strchr(tok.data, '(');
                         r = parse_client(&t->strings, entry, &client_cap, tok.data, &defaults, &default_fsid,
                                          &ctx);
                         if (r < 0)
