@@ -44,6 +44,17 @@ wait_word() {
 }
 # The link carries traffic: counters and addresses of eth0, and whether the server's NFS
 # port answers (bash's /dev/tcp: no ping in the image).
+# wait_client_gone CLIENT-ADDR FACT: on the server, stay up until the client has unmounted
+# at its poweroff (no NFS connection from it left, at most 300 s): a server that powered off
+# first left the client's NFSv4 unmount hanging for its 90 s timeout. The fact says how long.
+wait_client_gone() {
+	local left=300
+	while [ -n "$(ss -Htn state established '( sport = :2049 )' dst "$1")" ] && [ $left -gt 0 ]; do
+		sleep 1
+		left=$((left - 1))
+	done
+	fact "$2" "$((300 - left))"
+}
 link_facts() {
 	cap link.ip ip -s link show eth0
 	cap link.addr ip -br addr show eth0

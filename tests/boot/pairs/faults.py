@@ -170,7 +170,8 @@ cap 36.notify journalctl -b --no-pager -o short-monotonic -u nfs-server.service 
 cap 36.kernel sh -c 'journalctl -b -k --no-pager -o short-monotonic | grep -iE "grace|reclaim|nfsd|lockd" || true'
 echo checked >$S
 wait_word $S client-done 900
-''' % {'grace': GRACE_WAIT, 'last': ORDER[-1]}
+wait_client_gone %(client)s 36.server-waited-for-client
+''' % {'client': net.CLIENT_ADDR, 'grace': GRACE_WAIT, 'last': ORDER[-1]}
 
 CLIENT_SH = r'''
 S=/mnt/v4/signal/state
@@ -334,6 +335,10 @@ def check(n, sc, rs, guests):
     sc.check(server.text('%d.failed' % n).strip() == '', 'no unit is failed on the server after the fault',
              server.text('%d.failed' % n).strip())
     if n == 36:
+        # the client's own poweroff after the faults: its NFS mounts unmount cleanly
+        shutdown = client.host.get('shutdown')
+        sc.check(shutdown is not None and shutdown < 60, 'the client powers off in under 60 s after the faults',
+                 '%s s' % shutdown)
         sc.check('write failed' not in client.text('36.holder-log'), 'the lock holder never saw its files or locks gone',
                  client.text('36.holder-log').strip().replace('\n', '; ')[:300])
         sc.check(client.text('36.load-errors').strip() == '', 'the client saw no I/O error under the faults',

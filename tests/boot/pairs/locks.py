@@ -92,13 +92,9 @@ cap 2.notify-journal journalctl -b --no-pager -o short-monotonic -u rpc-statd-no
 echo checked >$S
 say CHECKED
 wait_word $S client-done 900
-# 4: stay up until the client has unmounted at its poweroff (no NFS connection left).
-left=300
-# Only the client's connections count: the server's own loopback mount (6) stays up.
-while [ -n "$(ss -Htn state established '( sport = :2049 )' dst %(client)s)" ] && [ $left -gt 0 ]; do
-	sleep 1; left=$((left - 1))
-done
-fact 4.server-waited-for-client "$((300 - left))"
+# 4: stay up until the client has unmounted at its poweroff. Only the client's connections
+# count: the server's own loopback mount (6) stays up.
+wait_client_gone %(client)s 4.server-waited-for-client
 cp -a /var/lib/boot-suite/boot1 "$R/boot1"
 ''' % {'grace': GRACE_WAIT, 'client': net.CLIENT_ADDR}
 
