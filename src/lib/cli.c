@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <assert.h>
 #include <getopt.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +12,6 @@
 
 /* every program's own flags, and --root, --help, --version */
 #define CLI_FLAGS_MAX 8
-/* the largest mmap threshold glibc takes on 64 bits (a larger value is
- * ignored): every configuration file short of 32 MiB comes from the heap */
-#define GENERATOR_MMAP_THRESHOLD (32 * 1024 * 1024)
 
 enum {
         OPT_ROOT = 0x100,
@@ -172,14 +168,6 @@ int generator_main_extra(int argc, char *argv[], const char *program, const char
 
         assert(program);
         assert(run);
-
-        /* A generator reads, decides, writes and exits: what one reader
-         * frees (the whole exports file, read at once) is best kept for the
-         * next one (libmount's table) rather than handed back to the kernel
-         * and faulted in again. glibc gives blocks over 128 KiB back at
-         * once; from the heap they are reused (at 10,000 exports 345 page
-         * faults fewer, each costing here what 50,000 instructions do). */
-        mallopt(M_MMAP_THRESHOLD, GENERATOR_MMAP_THRESHOLD);
 
         log_setup(program);
         r = generator_parse_args(argc, argv, program, summary, extra, &args);
