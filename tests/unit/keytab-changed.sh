@@ -5,20 +5,8 @@
 # pointing into a scratch directory.
 set -u
 helper=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 checks=0
-expect() {
-	checks=$((checks + 1))
-	if ! eval "$1"; then echo "FAIL: $2"; failures=$((failures + 1)); fi
-}
-mkdir -p "$work/bin"
-cat >"$work/bin/systemctl" <<STUB
-#!/bin/sh
-if [ "\$1" = --quiet ] && [ "\$2" = is-active ]; then grep -qx "\$3" "$work/active"; exit; fi
-echo "systemctl \$*" >>"$work/calls"
-STUB
-chmod 755 "$work/bin/systemctl"
+. "$(dirname "$0")/helper-test-lib.sh"
+stub_systemctl
 grep -q '^keytab=/etc/krb5.keytab$' "$helper" || { echo "FAIL: $helper: no keytab variable to replace"; exit 1; }
 sed "s|^keytab=.*|keytab=$work/krb5.keytab|" "$helper" >"$work/changed"
 run() { : >"$work/calls"; printf '%s\n' $1 >"$work/active"; PATH=$work/bin:$PATH sh "$work/changed" >"$work/out" 2>&1; status=$?; }
@@ -33,5 +21,4 @@ run "nfs-server.service"
 expect '[ "$(cat "$work/calls")" = "systemctl --no-block start auth-rpcgss-module.service rpc-gssd.service rpc-svcgssd.service" ]' \
 	"a server: $(cat "$work/calls")"
 expect 'grep -q "starting" "$work/out"' "nothing said in the journal"
-echo "$checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish

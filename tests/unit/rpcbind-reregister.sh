@@ -9,13 +9,7 @@
 # rpcinfo and systemctl.
 set -u
 helper=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 checks=0
-expect() {
-	checks=$((checks + 1))
-	if ! eval "$1"; then echo "FAIL: $2"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/helper-test-lib.sh"
 
 mkdir -p "$work/bin"
 cat >"$work/bin/rpcinfo" <<STUB
@@ -23,13 +17,9 @@ cat >"$work/bin/rpcinfo" <<STUB
 [ -e "$work/rpcinfo.fails" ] && exit 1
 cat "$work/table"
 STUB
-cat >"$work/bin/systemctl" <<STUB
-#!/bin/sh
-if [ "\$1" = --quiet ] && [ "\$2" = is-active ]; then grep -qx "\$3" "$work/active"; exit; fi
-echo "systemctl \$*" >>"$work/calls"
-STUB
+stub_systemctl
 for t in awk sh cat grep printf timeout; do ln -s "$(command -v $t)" "$work/bin/$t"; done
-chmod 755 "$work/bin/rpcinfo" "$work/bin/systemctl"
+chmod 755 "$work/bin/rpcinfo"
 grep -q '^PATH=' "$helper" || { echo "FAIL: $helper sets no PATH (the line this test replaces)"; exit 1; }
 sed "s|^PATH=.*|PATH=$work/bin|" "$helper" >"$work/reregister"
 
@@ -89,5 +79,4 @@ rm "$work/rpcinfo.fails" "$work/bin/rpcinfo"
 case_ "$empty" "rpc-statd.service nfs-server.service"
 expect '[ $status -eq 0 ] && [ ! -s "$work/calls" ]' "no rpcinfo: exit $status, $(cat "$work/calls")"
 
-echo "$checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish

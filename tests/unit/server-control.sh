@@ -9,13 +9,7 @@
 # marker (its variables at the top), which point into a scratch directory.
 set -u
 helper=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0 checks=0
-expect() {
-	checks=$((checks + 1))
-	if ! eval "$1"; then echo "FAIL: $2"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/helper-test-lib.sh"
 
 mkdir -p "$work/bin"
 for tool in rpc.nfsd nfsdctl sm-notify genl-family-exists; do
@@ -74,5 +68,4 @@ expect '! grep -q sm-notify "$work/calls" && [ -e "$work/run/nfs-systemd/server-
 run stop
 expect '[ "$(grep -v genl "$work/calls")" = "nfsdctl threads 0" ]' "stop ran: $(cat "$work/calls")"
 
-echo "$checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish
